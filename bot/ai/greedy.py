@@ -1,0 +1,51 @@
+"""Greedy computer player: the most valuable capture, else the lowest trail (issue 3's seat filler)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine import GameView, Play
+
+
+def capture_value(view: GameView, play: Play) -> float:
+    """Immediate value of a play for the seat: points it scores now (caída, limpia) plus cards taken.
+
+    Shape: a float, higher is better; a trail is 0. Caída is a match of ``view.last_trail`` when the seat
+    before trailed it (R22); limpia empties the table (R23). Bonus points are counted at 2 (todo dos).
+    """
+    if not play.captures:
+        return 0.0
+    value = 1.0 + len(play.captures)  # cards to the cartón, the played card included
+    if view.last_trail is not None and view.last_trail in play.captures \
+            and view.last_trail_seat == (view.seat - 1) % view.players \
+            and view.last_trail.rank == play.card.rank:
+        value += 6.0
+    if len(play.captures) == len(view.table):
+        value += 6.0
+    return value
+
+
+class GreedyPlayer:
+    """Plays the capture with the highest `capture_value`; with none, trails its lowest card.
+
+    Ties are broken by ``rng``, so play is reproducible from the game's seed.
+    """
+
+    name = "greedy"
+
+    def choose(self, view: GameView, rng: random.Random) -> Play:
+        """Return a legal play for ``view.seat``.
+
+        Raises:
+            ValueError: it is not this seat's turn (no legal plays in the view).
+        """
+        plays = list(view.legal_plays)
+        if not plays:
+            raise ValueError("not this seat's turn")
+        best = max(capture_value(view, p) for p in plays)
+        if best > 0:
+            choices = [p for p in plays if capture_value(view, p) == best]
+        else:
+            low = min(p.card.rank for p in plays)
+            choices = [p for p in plays if p.card.rank == low and not p.captures]
+        return rng.choice(sorted(choices, key=lambda p: (p.card, sorted(p.captures))))
