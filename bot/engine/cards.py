@@ -1,7 +1,7 @@
 """Cards of the 40-card Cuarenta deck (R1–R3).
 
-A card is an interned, immutable value: there are exactly 40 `Card` objects, so cards compare by identity,
-hash cheaply and can be used in sets. Build them with `Card.parse("7D")` or from `DECK`.
+A card is an interned, immutable value: there are exactly 40 `Card` objects; they hash cheaply and can
+be used in sets. Build them with `Card.parse("7D")` or from `DECK`.
 
 Codes are rank + suit: ranks ``A 2 3 4 5 6 7 J Q K``, suits ``S`` (♠), ``H`` (♥), ``D`` (♦), ``C`` (♣).
 ``str(card)`` is the display form, ``"7♦"``.
@@ -24,7 +24,7 @@ class CardError(ValueError):
     """A card code that does not name one of the 40 cards."""
 
 
-class Card:
+class Card(int):
     """One of the 40 cards.
 
     Attributes:
@@ -35,38 +35,47 @@ class Card:
         code: short code such as ``"7D"``.
         index: 0–39, unique per card (rank-major).
 
-    Cards sort A…K, then by suit. There are only 40 instances: use `Card.parse` or `DECK`.
+    There are only 40 instances: use `Card.parse` or `DECK`. A card is an ``int`` (its index) so that
+    hashing and equality run at C speed in the engine's hot loops; it sorts A…K, then by suit, and is
+    always truthy. Serialize it with ``card.code``, never as a number.
     """
-
-    __slots__ = ("rank", "suit", "value", "code", "index", "_label")
 
     rank: int
     suit: str
     value: int
     code: str
     index: int
+    _label: str
 
     def __new__(cls, *args: object, **kwargs: object) -> Card:  # pragma: no cover - guard
         raise TypeError("Card objects are interned: use Card.parse('7D') or DECK")
 
     @classmethod
     def _make(cls, rank: int, suit: str) -> Card:
-        card = object.__new__(cls)
-        object.__setattr__(card, "rank", rank)
-        object.__setattr__(card, "suit", suit)
-        object.__setattr__(card, "value", rank + 1 if rank <= 6 else 0)
-        object.__setattr__(card, "code", RANKS[rank] + suit)
-        object.__setattr__(card, "index", rank * 4 + SUITS.index(suit))
-        object.__setattr__(card, "_label", RANKS[rank] + SUIT_SYMBOLS[suit])
+        index = rank * 4 + SUITS.index(suit)
+        card = int.__new__(cls, index)
+        attrs = {
+            "rank": rank,
+            "suit": suit,
+            "value": rank + 1 if rank <= 6 else 0,
+            "code": RANKS[rank] + suit,
+            "index": index,
+            "_label": RANKS[rank] + SUIT_SYMBOLS[suit],
+        }
+        for name, value in attrs.items():
+            object.__setattr__(card, name, value)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Card is immutable")
+
     @classmethod
     def parse(cls, text: str | Card) -> Card:
-        """Return the card named by a code (``"7D"``, ``"kh"``, ``"10"`` is not a card) or a display
-        form (``"7♦"``). A `Card` is returned unchanged.
+        """Return the card named by a code (``"7D"``, ``"kh"``) or a display form (``"7♦"``).
+        A `Card` is returned unchanged.
 
         Raises:
             CardError: the text names no card of the 40-card deck (8, 9, 10 and jokers are not in it).
@@ -88,26 +97,16 @@ class Card:
         """The rank as printed: ``"A"``, ``"2"`` … ``"7"``, ``"J"``, ``"Q"``, ``"K"``."""
         return RANKS[self.rank]
 
+    def __bool__(self) -> bool:
+        return True
+
     def __str__(self) -> str:
         return self._label
 
     def __repr__(self) -> str:
         return f"Card({self.code})"
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
-
-    def __hash__(self) -> int:
-        return self.index
+    __hash__ = int.__hash__
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self.code,))

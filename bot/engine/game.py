@@ -122,10 +122,8 @@ class Play(NamedTuple):
         return cls.parse(data["card"], data.get("captures", ()))
 
 
-class _Option(NamedTuple):
-    play: Play
-    base: tuple[Card, ...]
-    is_match: bool
+_Option = tuple[Play, tuple[Card, ...], bool]
+"""An option: (play, base capture, base is a match). The base is what decides a caída (R22)."""
 
 
 def carton_points(cards: int) -> int:
@@ -454,7 +452,7 @@ class Game:
         if self.to_play is None:
             return []
         options = self._options_by_card()
-        return [o.play for card in self.hands[self.to_play] for o in options[card]]
+        return [o[0] for card in self.hands[self.to_play] for o in options[card]]
 
     def plays_for(self, card: Card | str) -> list[Play]:
         """The legal plays of ``card`` for the seat in turn (its captures, then the trail if allowed).
@@ -468,7 +466,7 @@ class Game:
             raise GameOverError("the mesa is over")
         if card not in self.hands[self.to_play]:
             raise CardNotInHandError(f"{card} is not in seat {self.to_play}'s hand")
-        return [o.play for o in self._options_by_card()[card]]
+        return [o[0] for o in self._options_by_card()[card]]
 
     def view(self, seat: int) -> GameView:
         """What ``seat`` may see (see `GameView`).
@@ -541,7 +539,7 @@ class Game:
             raise CardNotInHandError(f"{card} is not in seat {current}'s hand")
         captures = play.captures if isinstance(play.captures, frozenset) else frozenset(play.captures)
         for option in self._options_by_card()[card]:
-            if option.play.captures == captures:
+            if option[0].captures == captures:
                 break
         else:
             if not captures:
@@ -553,51 +551,65 @@ class Game:
         return self.events[start:]
 
     def _options_by_card(self) -> dict[Card, list[_Option]]:
+        """Every option of each card in the hand in turn, computed once per turn (R17, R18, R21)."""
         key = len(self.plays)
         if self._cache_key == key:
             return self._cache
         rules = self.rules
         table = self.table
-        by_rank: dict[int, list[Card]] = {}
-        for t in table:
-            by_rank.setdefault(t.rank, []).append(t)
-        sums = _sum_groups(table, rules.sum_mode == "pair") if len(table) > 1 else {}
-        optional_seq = rules.sequence_mode == "optional"
+        hand = self.hands[self.to_play]  # type: ignore[index]
         result: dict[Card, list[_Option]] = {}
-        for card in self.hands[self.to_play]:  # type: ignore[index]
+        self._cache_key = key
+        self._cache = result
+        if not table:
+            for card in hand:
+                result[card] = _TRAIL_ONLY[card.index]
+            return result
+        first: dict[int, Card] = {}  # rank -> the earliest table card of that rank
+        repeated = False
+        for t in table:
+            if t.rank in first:
+                repeated = True
+            else:
+                first[t.rank] = t
+        sums = _sum_groups(table, hand, rules.sum_mode == "pair") if len(table) > 1 else None
+        for card in hand:
             r = card.rank
-            escalera: list[Card] = []
+            summed = sums.get(card.value) if sums else None
+            if r not in first and not summed:
+                result[card] = _TRAIL_ONLY[card.index]
+                continue
+            escalera: tuple[Card, ...] = ()
             nr = r + 1
-            while nr <= 9 and nr in by_rank:
-                escalera.append(by_rank[nr][0])
+            while nr in first:
+                escalera += (first[nr],)
                 nr += 1
             bases: list[tuple[tuple[Card, ...], bool]] = []
-            same = by_rank.get(r)
-            if same:
+            if r in first:
+                same = [t for t in table if t.rank == r] if repeated else [first[r]]
                 if rules.match_takes_all:
                     bases.append((tuple(same), True))
                 else:
                     bases.extend(((m,), True) for m in same)
-            if card.value and card.value in sums:
-                bases.extend((s, False) for s in sums[card.value])
-            options: list[_Option] = []
-            for base, is_match in bases:
-                if optional_seq:
-                    for k in range(len(escalera) + 1):
-                        options.append(_Option(Play(card, frozenset((*base, *escalera[:k]))), base, is_match))
-                else:
-                    options.append(_Option(Play(card, frozenset((*base, *escalera))), base, is_match))
-            if not (options and rules.forced_capture):
-                options.append(_Option(Play(card, _EMPTY), (), False))
+            if summed:
+                bases.extend((b, False) for b in summed)
+            if rules.sequence_mode == "optional":
+                options = [
+                    (Play(card, frozenset(base + escalera[:k])), base, is_match)
+                    for base, is_match in bases
+                    for k in range(len(escalera) + 1)
+                ]
+            else:
+                options = [(Play(card, frozenset(base + escalera)), base, is_match) for base, is_match in bases]
+            if not rules.forced_capture:
+                options.append(_TRAIL_OPTIONS[card.index])
             result[card] = options
-        self._cache_key = key
-        self._cache = result
         return result
 
     def _apply(self, seat: int, option: _Option) -> None:
         rules = self.rules
         events = self.events
-        play = option.play
+        play, base, is_match = option
         card = play.card
         team = seat & 1
         self.hands[seat].remove(card)
@@ -611,7 +623,7 @@ class Game:
             return self._next_turn(seat)
 
         caps = play.captures
-        captured = tuple(t for t in self.table if t in caps)
+        captured = tuple([t for t in self.table if t in caps])
         self.table = [t for t in self.table if t not in caps]
         pile = self.piles[team]
         pile.append(card)
@@ -623,8 +635,8 @@ class Game:
         caida = (
             trailed is not None
             and self.last_trail_seat == prev
-            and trailed in option.base
-            and (option.is_match or rules.caida_by_sum)
+            and trailed in base
+            and (is_match or rules.caida_by_sum)
         )
         self.last_trail = None
         self.last_trail_seat = None
@@ -913,33 +925,38 @@ class Game:
 
 
 _EMPTY: frozenset[Card] = frozenset()
+_TRAIL_OPTIONS: tuple[_Option, ...] = tuple((Play(c, _EMPTY), (), False) for c in DECK)
+_TRAIL_ONLY: tuple[list[_Option], ...] = tuple([o] for o in _TRAIL_OPTIONS)  # shared: never mutate
 
 
-def _sum_groups(table: list[Card], pairs_only: bool) -> dict[int, list[tuple[Card, ...]]]:
-    """Sets of numeric table cards that sum to 2…7, by total (R17). Cards keep table order."""
-    nums = [t for t in table if t.value]
+def _sum_groups(table: list[Card], hand: list[Card], pairs_only: bool) -> dict[int, list[tuple[Card, ...]]]:
+    """Sets of 2+ numeric table cards (exactly 2 when ``pairs_only``) whose values add up to the value of
+    a numeric card in ``hand``, by total (R2, R17). Cards keep table order."""
+    top = 0
+    for c in hand:
+        if c.value > top:
+            top = c.value
+    nums = [t for t in table if 0 < t.value < top]
     groups: dict[int, list[tuple[Card, ...]]] = {}
-    count = len(nums)
-    if count < 2:
+    if len(nums) < 2:
+        return groups
+    if len(nums) == 2:
+        a, b = nums
+        if a.value + b.value <= top:
+            groups[a.value + b.value] = [(a, b)]
         return groups
     if pairs_only:
-        for i in range(count):
-            vi = nums[i].value
-            for j in range(i + 1, count):
-                total = vi + nums[j].value
-                if total <= 7:
-                    groups.setdefault(total, []).append((nums[i], nums[j]))
+        for i, a in enumerate(nums):
+            for b in nums[i + 1:]:
+                total = a.value + b.value
+                if total <= top:
+                    groups.setdefault(total, []).append((a, b))
         return groups
-
-    def extend(start: int, total: int, chosen: tuple[Card, ...]) -> None:
-        for i in range(start, count):
-            t = total + nums[i].value
-            if t > 7:
-                continue
-            picked = (*chosen, nums[i])
-            if len(picked) >= 2:
-                groups.setdefault(t, []).append(picked)
-            extend(i + 1, t, picked)
-
-    extend(0, 0, ())
+    subsets: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
+    for t in nums:
+        v = t.value
+        subsets += [(total + v, (*chosen, t)) for total, chosen in subsets if total + v <= top]
+    for total, chosen in subsets:
+        if len(chosen) >= 2:
+            groups.setdefault(total, []).append(chosen)
     return groups

@@ -1,0 +1,83 @@
+"""Engine benchmark: random legal mesas in pure Python, one core.
+
+Prints, for 2 and for 4 players under `quito`:
+- hands per second: whole hands played by random legal plays (each turn calls `legal_plays()` once and
+  plays a random one), counting the time of `Game.new`, `legal_plays` and `play`;
+- `legal_plays` calls per second, measured alone on positions collected from those games.
+
+Times are CPU time of this process (`time.process_time`), i.e. seconds on one core, so other work on the
+machine does not inflate them. Goal (issue 2): at least 3,000 two-player hands a second.
+
+    python bench/engine.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import Game, Rules  # noqa: E402
+
+
+def hands_per_second(players: int, seconds: float) -> tuple[float, int]:
+    """Play random mesas for about ``seconds``; return (hands per second, hands played)."""
+    rng = random.Random(1)
+    rules = Rules.preset("quito")
+    hands = 0
+    seed = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds:
+        game = Game.new(rules, players, seed)
+        seed += 1
+        choice = rng.choice
+        while game.winner is None:
+            game.play(choice(game.legal_plays()))
+        hands += game.hand_number
+        elapsed = time.process_time() - start
+    return hands / elapsed, hands
+
+
+def legal_plays_per_second(players: int, seconds: float) -> float:
+    """Time `legal_plays` alone on positions (JSON snapshots) taken from random games."""
+    rng = random.Random(2)
+    snapshots = []
+    game = Game.new(Rules.preset("quito"), players, "positions")
+    while len(snapshots) < 400:
+        if game.winner is not None:
+            game = Game.new(Rules.preset("quito"), players, len(snapshots))
+        snapshots.append(game.to_dict())
+        game.play(rng.choice(game.legal_plays()))
+    games = [Game.from_dict(s) for s in snapshots]
+    calls = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds:
+        for g in games:
+            g._cache_key = -1  # measure the computation, not the per-turn cache
+            g.legal_plays()
+        calls += len(games)
+        elapsed = time.process_time() - start
+    return calls / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, one core (CPU time), preset quito, {args.seconds:g} s per figure")
+    print(f"{'players':>7} {'hands/s':>10} {'hands':>8} {'legal_plays/s':>14}")
+    for players in (2, 4):
+        hps, hands = hands_per_second(players, args.seconds)
+        lps = legal_plays_per_second(players, args.seconds)
+        print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}")
+    print("goal: >= 3,000 two-player hands/s")
+
+
+if __name__ == "__main__":
+    main()

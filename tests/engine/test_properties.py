@@ -1,0 +1,151 @@
+"""Property tests: random seeds, presets and 2 or 4 players, random legal plays to the end of whole mesas.
+
+They check every invariant of RULES.md Part 1 ("Engine invariants") and the persistence promises of issue 2.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import DECK, PRESET_NAMES, Card, EventKind, Game, Rules
+
+K = EventKind
+PLAY_AWARDS = (K.CAIDA, K.LIMPIA)
+
+seeds = st.integers(min_value=0, max_value=2**32)
+presets = st.sampled_from(PRESET_NAMES)
+player_counts = st.sampled_from([2, 4])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def all_cards(game: Game) -> list[Card]:
+    cards = [*game.table, *game.stock, *game.piles[0], *game.piles[1], *game.dead]
+    for hand in game.hands:
+        cards.extend(hand)
+    return cards
+
+
+def random_mesa(rules: Rules, players: int, seed: int):
+    """Yield (game, play, events) for every play of a whole random mesa, after a first
+    (game, None, events of the first deal)."""
+    game = Game.new(rules, players, seed)
+    yield game, None, list(game.events)
+    rng = random.Random(seed)
+    while not game.is_over:
+        play = rng.choice(game.legal_plays())
+        yield game, play, game.play(play)
+
+
+@SETTINGS
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_invariants_hold_through_whole_mesas(seed, preset, players):
+    rules = Rules.preset(preset)
+    deals = 4 if players == 2 else 2
+    game = None
+    hand_plays = 0
+    hand_deals = 0
+    previous_mano = None
+    per_deal = 10 if players == 2 else 20
+    played_by: dict[Card, tuple[int, int]] = {}  # card -> (seat, deal number) when it was played
+    for game, _play, events in random_mesa(rules, players, seed):
+        # 40 cards conserved, no duplicates
+        cards = all_cards(game)
+        assert len(cards) == 40 and set(cards) == set(DECK)
+        # scores always even (R32)
+        assert game.scores[0] % 2 == 0 and game.scores[1] % 2 == 0
+        awarded = sum(e.points for e in events if e.kind in PLAY_AWARDS)
+        if preset == "quito":
+            # no single play scores more than 4, and only a caída en ronda reaches 4 (§7)
+            assert awarded <= 4
+            if awarded == 4:
+                assert any(e.kind == K.CAIDA and e.en_ronda for e in events)
+        uncounted = 0
+        for e in events:
+            if e.kind == K.PLAYED:
+                hand_plays += 1
+                played_by[e.card] = (e.seat, hand_deals)
+            elif e.kind == K.CAIDA:
+                # never on the first play of a deal (R22)
+                assert hand_plays % per_deal != 1
+                # only on the card the previous seat, an opponent, trailed in this deal (R4, R22)
+                trailer, deal = played_by[e.card]
+                assert trailer == (e.seat - 1) % players and trailer % 2 != e.team
+                assert deal == hand_deals
+            elif e.kind == K.DEAL:
+                hand_deals += 1
+            elif e.kind == K.LEFTOVERS and e.team is None:
+                uncounted = len(e.cards)
+            elif e.kind == K.HAND_END:
+                # a hand played out: 2p = 4 deals × 10 cards, 4p = 2 deals × 20 (R8); all 40 accounted
+                assert hand_deals == deals and hand_plays == 40
+                assert sum(e.counts) + uncounted == 40
+            elif e.kind == K.HAND_START:
+                # the dealer of hand k+1 is the mano of hand k (R10)
+                if previous_mano is not None:
+                    assert e.seat == previous_mano
+                previous_mano = (e.seat + 1) % players
+                hand_plays = 0
+                hand_deals = 0
+            elif e.kind == K.CHICA_WON and e.reason == "target":
+                assert e.scores[e.team] >= rules.target
+    assert game is not None and game.is_over
+    assert game.chicas[game.winner] == rules.chicas_to_win or (
+        rules.zapateria and any(e.kind == K.MESA_WON and e.zapatero for e in game.events)
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_to_dict_from_dict_identical_at_every_step(seed, preset, players):
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    game = Game.new(rules, players, seed)
+    steps = 0
+    while not game.is_over and steps < 250:
+        restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        assert restored == game
+        play = rng.choice(game.legal_plays())
+        assert restored.legal_plays() == game.legal_plays()
+        assert restored.play(play) == game.play(play)
+        steps += 1
+    assert Game.from_dict(game.to_dict()) == game
+
+
+@SETTINGS
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_seeded_game_replays_identically(seed, preset, players):
+    rules = Rules.preset(preset)
+    *_, (game, _, _) = random_mesa(rules, players, seed)
+    replayed = Game.replay(rules, players, seed, game.plays)
+    assert replayed == game and replayed.events == game.events
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_views_never_show_hidden_cards_or_ronda_ranks(seed, preset, players):
+    rules = Rules.preset(preset)
+    for game, _, _ in random_mesa(rules, players, seed):
+        if game.is_over:
+            break
+        hand_start = max(i for i, e in enumerate(game.events) if e.kind == K.HAND_START)
+        for seat in range(players):
+            view = game.view(seat)
+            hidden = set(game.stock)
+            for other in range(players):
+                if other != seat:
+                    hidden.update(game.hands[other])
+            visible = {*view.hand, *view.table, *view.captured[0], *view.captured[1], *view.dead}
+            # events of earlier hands name cards that have been reshuffled since: only this hand's count
+            visible.update(c for e in view.events[hand_start:] for c in (e.card, *e.cards) if c is not None)
+            assert not visible & hidden
+            assert view.stock_size == len(game.stock)
+            for index, e in enumerate(view.events):
+                if e.kind in (K.RONDA, K.DOBLE_RONDA) and e.seat != seat and index in game.hidden:
+                    assert e.rank is None
+            for ronda_seat, rank in view.rondas:
+                if ronda_seat != seat and game.rondas[ronda_seat][1] in game.hidden:
+                    assert rank is None
