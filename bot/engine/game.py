@@ -37,6 +37,7 @@ __all__ = [
     "IllegalCaptureError",
     "IllegalPlayError",
     "NotYourTurnError",
+    "Outcome",
     "Play",
     "PositionError",
     "carton_points",
@@ -124,6 +125,20 @@ class Play(NamedTuple):
 
 _Option = tuple[Play, tuple[Card, ...], bool]
 """An option: (play, base capture, base is a match). The base is what decides a caída (R22)."""
+
+
+class Outcome(NamedTuple):
+    """How a finished mesa ended (`Game.outcome`).
+
+    Attributes:
+        winner: the winning team, 0 or 1.
+        chicas: chicas won per team.
+        zapateria: True when the mesa ended by zapatería after the first chica (R35).
+    """
+
+    winner: int
+    chicas: tuple[int, int]
+    zapateria: bool
 
 
 def carton_points(cards: int) -> int:
@@ -434,6 +449,13 @@ class Game:
         """True once a side has won the mesa."""
         return self.winner is not None
 
+    def outcome(self) -> Outcome | None:
+        """The result once the mesa is over (R35, R36), else None."""
+        if self.winner is None:
+            return None
+        last = self.events[-1]
+        return Outcome(self.winner, (self.chicas[0], self.chicas[1]), last.kind == K.MESA_WON and last.zapatero)
+
     def team_of(self, seat: int) -> int:
         """The side of a seat: 0 or 1 (R4)."""
         return seat % 2
@@ -652,6 +674,7 @@ class Game:
             return self._next_turn(seat)
 
         self.streaks[team] += 1
+        four = self.streaks[team] == 4
         ronda = self.rondas.get(prev)
         en_ronda = ronda is not None and ronda[0] == trailed.rank  # type: ignore[union-attr]
         if en_ronda:
@@ -659,17 +682,18 @@ class Game:
             award = rules.caida_en_ronda_limpia if limpia else rules.caida_en_ronda
         else:
             award = rules.caida_limpia if limpia else rules.caida
-        if award == CHICA:
-            events.append(Event(K.CAIDA, seat, team, trailed, limpia=limpia, en_ronda=en_ronda,
-                                scores=tuple(self.scores)))  # type: ignore[arg-type]
-            return self._win_chica(team, "caida_en_ronda")
-        points, blocked = self._award(team, award, caida=True)  # type: ignore[arg-type]
+        # R31: an instant chica (caída en ronda, four caídas) comes before any points
+        instant = "caida_en_ronda" if award == CHICA else "four_caidas" if four and rules.four_caidas == CHICA else None
+        if instant:
+            points, blocked = 0, None
+        else:
+            points, blocked = self._award(team, award, caida=True)  # type: ignore[arg-type]
         events.append(Event(K.CAIDA, seat, team, trailed, points=points, blocked=blocked,
                             scores=tuple(self.scores), limpia=limpia, en_ronda=en_ronda))  # type: ignore[arg-type]
-        if self.streaks[team] == 4:
+        if four:
             events.append(Event(K.FOUR_CAIDAS, seat, team, number=4))
-            if rules.four_caidas == CHICA:
-                return self._win_chica(team, "four_caidas")
+        if instant:
+            return self._win_chica(team, instant)
         if self.scores[team] >= rules.target:
             return self._win_chica(team, "target")
         return self._next_turn(seat)
@@ -827,11 +851,11 @@ class Game:
         rules = self.rules
         self.to_play = None
         self._reveal_rondas()
-        zapatero = self.scores[1 - team] < rules.zapateria_below
+        zapatero = rules.zapateria and self.scores[1 - team] < rules.zapateria_below
         self.chicas[team] += 1
         self.events.append(Event(K.CHICA_WON, team=team, reason=reason, scores=tuple(self.scores),  # type: ignore[arg-type]
                                  counts=tuple(self.chicas), number=self.chica_number, zapatero=zapatero))  # type: ignore[arg-type]
-        by_zapateria = rules.zapateria and zapatero and self.chica_number == 1
+        by_zapateria = zapatero and self.chica_number == 1
         if by_zapateria or self.chicas[team] >= rules.chicas_to_win:
             self.winner = team
             self.events.append(Event(K.MESA_WON, team=team, counts=tuple(self.chicas),  # type: ignore[arg-type]

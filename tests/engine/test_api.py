@@ -196,6 +196,7 @@ def test_play_after_the_mesa_is_over_raises():
     events = game.play(Play.parse("JD", "JS"))
     assert [e.kind for e in events][-2:] == [K.CHICA_WON, K.MESA_WON]
     assert game.is_over and game.winner == 0 and game.legal_plays() == []
+    assert game.outcome() == (0, (2, 0), False)
     with pytest.raises(GameOverError):
         game.play(Play.trail("JD"))
 
