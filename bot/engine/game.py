@@ -606,15 +606,16 @@ class Game:
             while nr in first:
                 escalera += (first[nr],)
                 nr += 1
-            bases: list[tuple[tuple[Card, ...], bool]] = []
-            if r in first:
-                same = [t for t in table if t.rank == r] if repeated else [first[r]]
-                if rules.match_takes_all:
-                    bases.append((tuple(same), True))
-                else:
-                    bases.extend(((m,), True) for m in same)
+            if r not in first:
+                bases: list[tuple[tuple[Card, ...], bool]] = []
+            elif not repeated:
+                bases = [((first[r],), True)]
+            elif rules.match_takes_all:
+                bases = [(tuple([t for t in table if t.rank == r]), True)]
+            else:
+                bases = [((t,), True) for t in table if t.rank == r]
             if summed:
-                bases.extend((b, False) for b in summed)
+                bases += [(b, False) for b in summed]
             if rules.sequence_mode == "optional":
                 options = [
                     (Play(card, frozenset(base + escalera[:k])), base, is_match)
