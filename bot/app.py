@@ -1,0 +1,119 @@
+"""The bot: a `commands.AutoShardedBot` (one process runs every shard: DMs reach shard 0 only) whose
+``setup_hook`` opens the database, builds the table service and the Discord presenter, registers the
+persistent components, loads the cogs, restores open tables and, with a development guild, syncs the
+commands there.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.i18n.translator import CatalogTranslator
+from bot.store import Store
+from bot.tables import TableService
+from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.notifier import DiscordNotifier
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.tables",)
+
+PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
+    read_message_history=True,
+)
+"""What the bot needs in a channel: view it, send (also in threads), embed links, read history."""
+
+
+class CuarentaBot(commands.AutoShardedBot):
+    """The Cuarenta bot.
+
+    Args:
+        settings: `Settings` (database path, development guild …).
+        ai_delay: seconds before a computer player moves (default from settings; 0 in tests).
+        seed_factory: game seeds (tests pass a fixed one).
+        offload: how slow pure work runs off the loop (default `asyncio.to_thread`).
+        edit_interval: seconds between edits of one table's public message.
+        clock, sleep: the presenter's clock and wait (tests inject a fake clock).
+        sync_only: build only the command tree (``python -m bot sync``).
+
+    Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``.
+    """
+
+    store: Store
+    tables: TableService
+    notifier: DiscordNotifier
+
+    def __init__(self, settings: Settings, *, ai_delay: float | None = None,
+                 seed_factory: Callable[[], str] | None = None,
+                 offload: Callable[..., Awaitable[Any]] | None = None, edit_interval: float = 1.0,
+                 clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
+                 **options: Any) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        options.setdefault("shard_count", 1)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
+        self.settings = settings
+        self._ai_delay = settings.ai_delay if ai_delay is None else ai_delay
+        self._seed_factory = seed_factory
+        self._offload = offload
+        self._edit_interval = edit_interval
+        self._clock = clock
+        self._sleep = sleep
+        self.sync_only = sync_only
+        self._store_open = False
+
+    async def setup_hook(self) -> None:
+        """Open the store, wire the service and presenter, register components, load cogs, restore
+        tables, sync commands to the development guild if one is set. With ``sync_only`` (``python -m bot
+        sync``) only the command tree is built: no database, no tables."""
+        await self.tree.set_translator(CatalogTranslator())
+        if self.sync_only:
+            for extension in EXTENSIONS:
+                await self.load_extension(extension)
+            return
+        self.store = await Store.open(self.settings.database_path)
+        self._store_open = True
+        self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
+                                   offload=self._offload)
+        self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
+                                        sleep=self._sleep)
+        self.tables.set_notifier(self.notifier)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.tables.load()
+        if self.settings.guild_id:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to development guild %d", len(synced), self.settings.guild_id)
+
+    async def sync_global(self) -> int:
+        """Sync the commands globally (``python -m bot sync``); returns how many."""
+        synced = await self.tree.sync()
+        return len(synced)
+
+    async def close(self) -> None:
+        """Stop the table work, close the Discord connection, then the database."""
+        if self._store_open:
+            await self.tables.close()
+            await self.notifier.close()
+        await super().close()
+        if self._store_open:
+            self._store_open = False
+            await self.store.close()
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 URL that adds the bot to a server (scopes bot and applications.commands)."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))

@@ -1,0 +1,55 @@
+"""Settings read from the environment (and `.env` through python-dotenv).
+
+Variables (see `.env.example`):
+    DISCORD_TOKEN: the bot token; required to run, not to test.
+    DATABASE_PATH: the SQLite file, default ``cuarenta.db``.
+    DISCORD_GUILD_ID: optional development server; its commands sync on every start.
+    LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The bot's settings. Build them with `Settings.from_env`."""
+
+    token: str = ""
+    database_path: str = "cuarenta.db"
+    guild_id: int | None = None
+    log_level: str = "INFO"
+    ai_delay: float = 0.8
+    """Seconds a computer player waits before playing, so humans can follow (0 in tests)."""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
+        """Read the settings from ``environ`` (default ``os.environ``), after loading `.env` if asked.
+
+        Raises:
+            ConfigError: DISCORD_GUILD_ID is not a number, or LOG_LEVEL is unknown.
+        """
+        if load_dotenv_file and environ is None:
+            from dotenv import load_dotenv
+
+            load_dotenv()
+        env = os.environ if environ is None else environ
+        guild_raw = (env.get("DISCORD_GUILD_ID") or "").strip()
+        if guild_raw and not guild_raw.isdigit():
+            raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild_raw!r}")
+        level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        return cls(
+            token=(env.get("DISCORD_TOKEN") or "").strip(),
+            database_path=(env.get("DATABASE_PATH") or "cuarenta.db").strip(),
+            guild_id=int(guild_raw) if guild_raw else None,
+            log_level=level,
+        )

@@ -1,0 +1,30 @@
+"""The table service layer: lobby, seats, teams, start, the turn loop, persistence, notifications.
+
+No discord import here: the presenter implements `Notifier`.
+"""
+
+from .errors import (
+    ChannelBusyError,
+    IllegalPlayError,
+    NoTableHereError,
+    NotHostError,
+    NotPlayingError,
+    NotYourTurnError,
+    SeatError,
+    StaleError,
+    TableError,
+    UnknownTableError,
+    WrongStateError,
+)
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table
+from .notifier import Notifier, NullNotifier
+from .players import available_levels, choose_play, register_level
+from .service import Choice, LeaveResult, Played, TableService
+
+__all__ = [
+    "CLOSED", "FINISHED", "LOBBY", "PLAYING", "TEAMS",
+    "ChannelBusyError", "Choice", "IllegalPlayError", "LeaveResult", "Messages", "NoTableHereError",
+    "NotHostError", "NotPlayingError", "NotYourTurnError", "Notifier", "NullNotifier", "Played",
+    "SeatError", "Seat", "StaleError", "Table", "TableError", "TableService", "UnknownTableError",
+    "WrongStateError", "available_levels", "choose_play", "register_level",
+]

@@ -1,0 +1,71 @@
+"""Refusals of the table service. Each carries a translation key and its parameters, so the caller shows
+a clear message in the user's language; a refused action changes nothing."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """A refused action. ``key`` is an i18n message key; ``params`` its parameters."""
+
+    key = "err.generic"
+
+    def __init__(self, key: str | None = None, **params: object) -> None:
+        self.key = key or type(self).key
+        self.params = params
+        super().__init__(f"{self.key} {params}" if params else self.key)
+
+
+class UnknownTableError(TableError):
+    """No open or finished table has that id."""
+
+    key = "err.unknown_table"
+
+
+class NoTableHereError(TableError):
+    """The channel holds no open table."""
+
+    key = "err.no_table_here"
+
+
+class ChannelBusyError(TableError):
+    """The channel already holds an open table (params: table, link)."""
+
+    key = "err.channel_busy"
+
+
+class SeatError(TableError):
+    """Joining or leaving was refused: team full, already seated, seated elsewhere, not seated."""
+
+
+class NotHostError(TableError):
+    """Only the host may do this."""
+
+    key = "err.not_host"
+
+
+class WrongStateError(TableError):
+    """The table is not in a state that allows this (lobby only, not started, finished)."""
+
+
+class NotPlayingError(TableError):
+    """The user has no seat at this table."""
+
+    key = "err.not_playing"
+
+
+class NotYourTurnError(TableError):
+    """It is another seat's turn (params: name)."""
+
+    key = "err.not_your_turn"
+
+
+class StaleError(TableError):
+    """The click carries the nonce of an earlier turn or hand."""
+
+    key = "err.stale"
+
+
+class IllegalPlayError(TableError):
+    """The engine refused the play."""
+
+    key = "err.illegal"

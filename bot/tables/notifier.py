@@ -1,0 +1,54 @@
+"""The small interface through which the table service tells the presenter what changed.
+
+The service never imports discord: the Discord presenter (`bot.ui.notifier.DiscordNotifier`) implements
+this protocol, and tests may use `NullNotifier` or a recorder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from bot.engine import Event
+
+if TYPE_CHECKING:
+    from .model import Table
+
+
+class Notifier(Protocol):
+    """What the presenter is told. Calls come after the change is persisted, outside the table lock,
+    in the order the changes happened (per table)."""
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Seats, host or status of a lobby changed (post or edit the lobby message)."""
+
+    async def game_changed(self, table: Table, events: Sequence[Event]) -> None:
+        """The game started or a play was accepted; ``events`` are what it caused, in order."""
+
+    async def table_closed(self, table: Table) -> None:
+        """The table was ended or closed before the mesa finished."""
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again at the bottom of the channel."""
+
+    async def resumed(self, table: Table) -> None:
+        """The table was restored after a restart: bring its messages up to date."""
+
+
+class NullNotifier:
+    """A notifier that does nothing (service tests)."""
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Ignore."""
+
+    async def game_changed(self, table: Table, events: Sequence[Event]) -> None:
+        """Ignore."""
+
+    async def table_closed(self, table: Table) -> None:
+        """Ignore."""
+
+    async def repost(self, table: Table) -> None:
+        """Ignore."""
+
+    async def resumed(self, table: Table) -> None:
+        """Ignore."""

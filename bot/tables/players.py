@@ -1,0 +1,49 @@
+"""Computer players behind one small function, so other levels can be plugged in by name.
+
+``choose_play(level, seed, view) -> Play`` is pure and may be slow: the service runs it off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.ai import GreedyPlayer, rng_for
+from bot.engine import GameView, Play
+
+DEFAULT_LEVEL = "greedy"
+
+_PLAYERS: dict[str, Callable[[], object]] = {"greedy": GreedyPlayer}
+
+
+def available_levels() -> tuple[str, ...]:
+    """The computer-player levels that can fill a seat."""
+    return tuple(_PLAYERS)
+
+
+def register_level(name: str, factory: Callable[[], object]) -> None:
+    """Make a computer-player level available (e.g. facil/medio/dificil from `bot.ai`). ``factory()``
+    returns an object with ``choose(view, rng) -> Play``."""
+    _PLAYERS[name] = factory
+
+
+def _player(level: str) -> object:
+    factory = _PLAYERS.get(level)
+    if factory is not None:
+        return factory()
+    try:  # the levels bot.ai offers by name (facil, medio, dificil …)
+        from bot.ai import player_for  # type: ignore[attr-defined]
+
+        return player_for(level)
+    except (ImportError, ValueError):
+        return GreedyPlayer()
+
+
+def choose_play(level: str, seed: int | str, view: GameView) -> Play:
+    """The play of a computer player of ``level`` for the seat of ``view``, reproducible from the game
+    seed (`bot.ai.rng_for`). ``greedy`` is the seat filler; other names are looked up with
+    ``bot.ai.player_for``; unknown levels fall back to greedy.
+
+    Raises:
+        ValueError: it is not the view's seat's turn.
+    """
+    return _player(level).choose(view, rng_for(seed, view))  # type: ignore[attr-defined]

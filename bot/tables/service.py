@@ -1,0 +1,673 @@
+"""The table service: the only place a table's lifecycle lives.
+
+It takes user intents (create, join, add a computer player, leave, start, play card X with capture Y,
+end, rematch), validates them against the seats and the engine under the table's lock, persists every
+accepted change before moving on, and tells the presenter through a `Notifier` (no discord import).
+
+Every refusal raises a `TableError` subclass and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot import engine
+from bot.engine import Card, CardError, Event, Game, GameView, Play, Rules, RulesError
+from bot.store import ChannelBusyError as StoreChannelBusy
+from bot.store import Store, TableRow
+
+from .errors import (
+    ChannelBusyError,
+    IllegalPlayError,
+    NoTableHereError,
+    NotHostError,
+    NotPlayingError,
+    NotYourTurnError,
+    SeatError,
+    StaleError,
+    TableError,
+    UnknownTableError,
+    WrongStateError,
+)
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table
+from .notifier import Notifier, NullNotifier
+from .players import DEFAULT_LEVEL, choose_play
+
+log = logging.getLogger(__name__)
+
+Offload = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The clicked card can capture in several ways: the player must choose one (nothing changed).
+
+    Attributes:
+        card: the card clicked. options: its capture plays. can_trail: trailing it is legal too.
+        view: the seat's view, to describe the options.
+    """
+
+    card: Card
+    options: tuple[Play, ...]
+    can_trail: bool
+    view: GameView
+
+
+@dataclass(frozen=True)
+class Played:
+    """A play was accepted and persisted. ``events`` are what it caused; ``seat`` who played."""
+
+    seat: int
+    play: Play
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class LeaveResult:
+    """The outcome of leaving a lobby: the table closed, or the host passed to ``new_host``."""
+
+    closed: bool
+    new_host: Seat | None
+
+
+class TableService:
+    """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
+
+    Args:
+        store: the open `Store`.
+        notifier: the presenter; set later with `set_notifier` if needed.
+        ai_delay: seconds a computer player waits before playing (0 in tests).
+        seed_factory: makes a game seed (default: random 63-bit); tests pass a fixed one.
+        offload: runs slow pure work off the loop (default `asyncio.to_thread`).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier | None = None,
+        *,
+        ai_delay: float = 0.8,
+        seed_factory: Callable[[], str] | None = None,
+        offload: Offload | None = None,
+    ) -> None:
+        self.store = store
+        self.notifier: Notifier = notifier or NullNotifier()
+        self.ai_delay = ai_delay
+        self.seed_factory = seed_factory or (lambda: str(secrets.randbits(63)))
+        self.offload: Offload = offload or asyncio.to_thread
+        self.tables: dict[int, Table] = {}
+        self._languages: dict[int, str] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ai_tasks: dict[int, asyncio.Task[Any]] = {}
+        self._closing = False
+
+    def set_notifier(self, notifier: Notifier) -> None:
+        """Attach the presenter."""
+        self.notifier = notifier
+
+    # ------------------------------------------------------------------ loading
+
+    async def load(self) -> int:
+        """Restore every open table from the store (after a restart) and resume computer players whose
+        turn it is. Returns the number of tables restored."""
+        rows = await self.store.load_open_tables()
+        for row in rows:
+            table = self._from_row(row)
+            self.tables[table.id] = table
+            if table.status == PLAYING:
+                self._spawn(self._resume(table))
+        log.info("restored %d open tables", len(rows))
+        return len(rows)
+
+    async def _resume(self, table: Table) -> None:
+        async with table.notify_lock:
+            try:
+                await self.notifier.resumed(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %d: refreshing after a restart failed", table.id)
+        self._kick_ai(table)
+
+    def _from_row(self, row: TableRow) -> Table:
+        return Table(
+            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
+            players=row.players, preset=row.preset, status=row.status, seed=row.seed,
+            seats=[Seat.from_dict(s) if s else None for s in row.seats],
+            game=Game.from_dict(row.game) if row.game else None,
+            messages=Messages.from_dict(row.messages), meta=row.meta,
+        )
+
+    async def close(self) -> None:
+        """Stop background work (computer players, notifications) before the store closes."""
+        self._closing = True
+        tasks = [t for t in self._tasks if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ queries
+
+    def get(self, table_id: int) -> Table:
+        """The table with this id (open, or finished since the start).
+
+        Raises:
+            UnknownTableError: no such table in memory.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            raise UnknownTableError()
+        return table
+
+    async def fetch(self, table_id: int) -> Table:
+        """Like `get`, but also looks in the store for finished or closed tables.
+
+        Raises:
+            UnknownTableError: no such table.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            row = await self.store.load_table(table_id)
+            if row is None:
+                raise UnknownTableError()
+            table = self._from_row(row)
+        return table
+
+    def table_in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel, or None."""
+        for table in self.tables.values():
+            if table.channel_id == channel_id and table.is_open:
+                return table
+        return None
+
+    def require_table_in_channel(self, channel_id: int) -> Table:
+        """The open table of a channel.
+
+        Raises:
+            NoTableHereError: none.
+        """
+        table = self.table_in_channel(channel_id)
+        if table is None:
+            raise NoTableHereError()
+        return table
+
+    def table_of_user(self, user_id: int) -> Table | None:
+        """The open table where a user sits, or None (a user sits at one table at a time)."""
+        for table in self.tables.values():
+            if table.is_open and table.seat_of(user_id) is not None:
+                return table
+        return None
+
+    def hand_view(self, table: Table, user_id: int) -> tuple[int, GameView]:
+        """The seat of a player and what it may see.
+
+        Raises:
+            NotPlayingError: the user has no seat. WrongStateError: the game has not started.
+        """
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotPlayingError()
+        if table.game is None:
+            raise WrongStateError("err.not_started")
+        return seat, table.game.view(seat)
+
+    async def public_language(self, guild_id: int) -> str:
+        """The language of a guild's public messages (default Spanish)."""
+        lang = self._languages.get(guild_id)
+        if lang is None:
+            lang = await self.store.guild_language(guild_id) or "es"
+            self._languages[guild_id] = lang
+        return lang
+
+    async def set_public_language(self, guild_id: int, lang: str) -> None:
+        """Choose a guild's public language (``"es"`` or ``"en"``)."""
+        await self.store.set_guild_language(guild_id, lang)
+        self._languages[guild_id] = lang
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
+        preset: str = "quito", guild_name: str = "", channel_name: str = "",
+    ) -> Table:
+        """Open a table in a channel, with the host seated on team A.
+
+        Raises:
+            ChannelBusyError: the channel holds an open table (params: table, link).
+            SeatError: the host already sits at another table.
+            TableError: bad players or preset.
+        """
+        if players not in (2, 4):
+            raise TableError("err.illegal")
+        try:
+            Rules.preset(preset)
+        except RulesError:
+            raise TableError("err.bad_preset", preset=preset) from None
+        busy = self.table_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusyError(table=busy.id, link=self.link(busy))
+        self._check_not_seated_elsewhere(user_id, None)
+        seats: list[Seat | None] = [None] * players
+        seats[0] = Seat(user_id, name, locale=locale)
+        meta = {"guild_name": guild_name, "channel_name": channel_name}
+        try:
+            table_id = await self.store.create_table(
+                guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,
+                seats=[s.to_dict() if s else None for s in seats], meta=meta,
+            )
+        except StoreChannelBusy:
+            raise ChannelBusyError(table="?", link=f"<#{channel_id}>") from None
+        table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+                      players=players, preset=preset, seats=seats, meta=meta)
+        self.tables[table_id] = table
+        log.info("table %d created in channel %d (%d players, %s)", table_id, channel_id, players, preset)
+        self._after(table, lobby=True)
+        return table
+
+    def link(self, table: Table) -> str:
+        """A jump link to the table's current message (or the channel mention)."""
+        message = table.messages.public or table.messages.lobby
+        if message:
+            return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message}"
+        return f"<#{table.channel_id}>"
+
+    def _check_not_seated_elsewhere(self, user_id: int, table: Table | None) -> None:
+        other = self.table_of_user(user_id)
+        if other is not None and other is not table:
+            raise SeatError("err.seated_elsewhere", table=other.id, channel=other.channel_id)
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.status == PLAYING:
+            raise WrongStateError("err.not_lobby")
+        if table.status in (FINISHED, CLOSED):
+            raise WrongStateError("err.finished")
+
+    async def join(self, table_id: int, *, user_id: int, name: str, locale: str,
+                   team: int | None = None) -> int:
+        """Seat a user; ``team`` 0 (A), 1 (B) or None (the emptier team, A on a tie). Returns the team.
+        A table that becomes full starts.
+
+        Raises:
+            WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise SeatError("err.already_seated")
+            self._check_not_seated_elsewhere(user_id, table)
+            team = self._pick_team(table, team)
+            seat = table.free_seats(team)[0]
+            table.seats[seat] = Seat(user_id, name, locale=locale)
+            events = await self._maybe_start(table)
+            await self._save(table)
+        log.info("table %d: user %d joined seat %d", table.id, user_id, seat)
+        self._after(table, lobby=True, events=events)
+        return team
+
+    @contextlib.asynccontextmanager
+    async def _unchanged_on_error(self, table: Table) -> AsyncIterator[None]:
+        """Under the table lock: if the change cannot be persisted, the table is put back as it was."""
+        seats = list(table.seats)
+        host, status, seed = table.host_id, table.status, table.seed
+        game = table.game.to_dict() if table.game is not None else None
+        try:
+            yield
+        except BaseException:
+            table.seats, table.host_id, table.status, table.seed = seats, host, status, seed
+            table.game = Game.from_dict(game) if game is not None else None
+            raise
+
+    def _pick_team(self, table: Table, team: int | None) -> int:
+        if team is None:
+            free = [len(table.free_seats(t)) for t in (0, 1)]
+            if free == [0, 0]:
+                raise SeatError("err.table_full")
+            return 0 if free[0] >= free[1] else 1
+        if not table.free_seats(team):
+            raise SeatError("err.team_full", team=TEAMS[team])
+        return team
+
+    async def add_computer(self, table_id: int, *, user_id: int, team: int | None = None,
+                           level: str = DEFAULT_LEVEL) -> int:
+        """Seat a computer player (any seated player may). Returns its team. A full table starts.
+
+        Raises:
+            WrongStateError: not a lobby. NotPlayingError: the user is not seated. SeatError: no free seat.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.seat_of(user_id) is None:
+                raise NotPlayingError("err.not_seated")
+            try:
+                team = self._pick_team(table, team)
+            except SeatError:
+                raise SeatError("err.no_seat_for_bot") from None
+            seat = table.free_seats(team)[0]
+            number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
+            table.seats[seat] = Seat(None, "", ai=level, ai_number=number)
+            events = await self._maybe_start(table)
+            await self._save(table)
+        log.info("table %d: computer player %d in seat %d", table.id, number, seat)
+        self._after(table, lobby=True, events=events)
+        return team
+
+    async def leave(self, table_id: int, *, user_id: int) -> LeaveResult:
+        """Unseat a user from a lobby. When the host leaves, the next person seated becomes host; with
+        nobody left, the table closes.
+
+        Raises:
+            WrongStateError: the table started or ended. SeatError: not seated.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise SeatError("err.not_seated")
+            table.seats[seat] = None
+            result = LeaveResult(False, None)
+            if table.host_id == user_id:
+                humans = table.humans()
+                if humans:
+                    table.host_id = humans[0][1].user_id
+                    result = LeaveResult(False, humans[0][1])
+                else:
+                    table.status = CLOSED
+                    result = LeaveResult(True, None)
+            await self._save(table)
+        log.info("table %d: user left seat %d%s", table.id, seat, " (closed)" if result.closed else "")
+        if result.closed:
+            self._after(table, closed=True)
+        else:
+            self._after(table, lobby=True)
+        return result
+
+    async def start(self, table_id: int, *, user_id: int) -> None:
+        """The host starts the table; empty seats are filled with computer players.
+
+        Raises:
+            WrongStateError: not a lobby. NotHostError: not the host.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.host_id != user_id:
+                raise NotHostError()
+            number = max((s.ai_number for s in table.seats if s is not None), default=0)
+            for i, seat in enumerate(table.seats):
+                if seat is None:
+                    number += 1
+                    table.seats[i] = Seat(None, "", ai=DEFAULT_LEVEL, ai_number=number)
+            events = await self._maybe_start(table)
+            await self._save(table)
+        self._after(table, lobby=True, events=events)
+
+    async def _maybe_start(self, table: Table) -> list[Event] | None:
+        """Deal when the table is full (under the lock); returns the deal's events."""
+        if not table.is_full or table.status != LOBBY:
+            return None
+        table.seed = table.seed or self.seed_factory()
+        table.game = Game.new(table.rules, table.players, table.seed)
+        table.status = PLAYING
+        log.info("table %d started", table.id)
+        return list(table.game.events)
+
+    # ------------------------------------------------------------------ playing
+
+    async def play(self, table_id: int, *, user_id: int, nonce: int, card: str,
+                   captures: str | None = None, trail: bool = False) -> Played | Choice:
+        """A player plays ``card`` from the hand shown at turn ``nonce``.
+
+        Args:
+            captures: the chosen capture as card codes (``"3C 4H JS"``), from the second step.
+            trail: trail the card even though it could capture (the explicit trail control).
+
+        Returns:
+            `Played` once accepted and persisted; or `Choice` when the card can capture in several ways
+            and neither ``captures`` nor ``trail`` says which (nothing changed).
+
+        Raises (and change nothing):
+            UnknownTableError, WrongStateError (not started / finished), NotPlayingError,
+            NotYourTurnError (params: seat), StaleError, IllegalPlayError.
+        """
+        table = await self.fetch(table_id)
+        async with table.lock:
+            if table.status == LOBBY:
+                raise WrongStateError("err.not_started")
+            if table.status != PLAYING or table.game is None or table.game.is_over:
+                raise WrongStateError("err.finished")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise NotPlayingError()
+            game = table.game
+            if nonce != table.nonce:
+                if game.to_play != seat:
+                    raise NotYourTurnError(seat=game.to_play)
+                raise StaleError()
+            if game.to_play != seat:
+                raise NotYourTurnError(seat=game.to_play)
+            try:
+                the_card = Card.parse(card)
+                options = game.plays_for(the_card)
+            except (CardError, engine.IllegalPlayError):
+                raise IllegalPlayError("err.card_not_in_hand") from None
+            capture_options = tuple(p for p in options if p.captures)
+            can_trail = any(p.is_trail for p in options)
+            if trail:
+                if not can_trail:
+                    raise IllegalPlayError("err.must_capture", card=str(the_card))
+                play = Play.trail(the_card)
+            elif captures is not None:
+                try:
+                    play = Play.parse(the_card, captures)
+                except CardError:
+                    raise IllegalPlayError() from None
+                if play not in options:
+                    raise IllegalPlayError()
+            elif len(capture_options) > 1:
+                return Choice(the_card, capture_options, can_trail, game.view(seat))
+            elif capture_options:
+                play = capture_options[0]
+            else:
+                play = Play.trail(the_card)
+            events = await self._apply(table, seat, play)
+        self._after(table, events=events)
+        return Played(seat, play, tuple(events))
+
+    async def _apply(self, table: Table, seat: int, play: Play) -> list[Event]:
+        """Play under the lock and persist; on a storage failure the in-memory game is restored."""
+        game = table.game
+        assert game is not None
+        before = game.to_dict()
+        try:
+            events = game.play(play, seat=seat)
+        except engine.IllegalPlayError:
+            raise IllegalPlayError() from None
+        try:
+            await self._save(table, play=(len(game.plays) - 1, seat, play))
+        except BaseException:
+            table.game = Game.from_dict(before)
+            if table.status == FINISHED:
+                table.status = PLAYING
+            raise
+        log.info("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
+        return events
+
+    def _kick_ai(self, table: Table) -> None:
+        """Make sure a computer player whose turn it is will play."""
+        if self._closing or table.status != PLAYING or table.game is None:
+            return
+        to_play = table.game.to_play
+        if to_play is None or not table.seats[to_play] or not table.seats[to_play].is_ai:  # type: ignore[union-attr]
+            return
+        task = self._ai_tasks.get(table.id)
+        if task is not None and not task.done():
+            return
+        self._ai_tasks[table.id] = self._spawn(self._run_ai(table))
+
+    async def _run_ai(self, table: Table) -> None:
+        while table.status == PLAYING and table.game is not None and not self._closing:
+            game = table.game
+            seat_index = game.to_play
+            if seat_index is None:
+                return
+            seat = table.seats[seat_index]
+            if seat is None or not seat.is_ai:
+                return
+            if self.ai_delay:
+                await asyncio.sleep(self.ai_delay)
+            nonce = table.nonce
+            view = game.view(seat_index)
+            play = await self.offload(choose_play, seat.ai or DEFAULT_LEVEL, game.seed, view)
+            async with table.lock:
+                if table.nonce != nonce or table.status != PLAYING or table.game is not game:
+                    continue
+                events = await self._apply(table, seat_index, play)
+            await self._notify(table, events=events)
+
+    def request_repost(self, table: Table) -> None:
+        """Re-post the table message at the bottom of the channel (after pending notifications).
+
+        Raises:
+            WrongStateError: the game has not started.
+        """
+        if table.game is None:
+            raise WrongStateError("err.not_started")
+        self._spawn(self._repost(table))
+
+    async def _repost(self, table: Table) -> None:
+        async with table.notify_lock:
+            await self.notifier.repost(table)
+
+    # ------------------------------------------------------------------ ending
+
+    async def end(self, table_id: int, *, user_id: int, can_manage: bool = False) -> Table:
+        """End an open table (the host, or a member with Manage Server).
+
+        Raises:
+            WrongStateError: already finished or closed. NotHostError: not allowed.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            if not table.is_open:
+                raise WrongStateError("err.finished")
+            if table.host_id != user_id and not can_manage:
+                raise NotHostError("err.not_allowed_end")
+            table.status = CLOSED
+            await self._save(table)
+        log.info("table %d ended by user %d", table.id, user_id)
+        self._after(table, closed=True)
+        return table
+
+    async def rematch(self, table_id: int, *, user_id: int) -> Table:
+        """Open a new table in the same channel with the same seats and start it at once (any person
+        who played the finished mesa may ask).
+
+        Raises:
+            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
+            ChannelBusyError, SeatError (someone sits at another table).
+        """
+        old = await self.fetch(table_id)
+        if old.status != FINISHED:
+            raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
+        if old.seat_of(user_id) is None:
+            raise NotPlayingError()
+        busy = self.table_in_channel(old.channel_id)
+        if busy is not None:
+            raise ChannelBusyError(table=busy.id, link=self.link(busy))
+        for _, seat in old.humans():
+            self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
+        seats = [Seat.from_dict(s.to_dict()) if s else None for s in old.seats]
+        try:
+            table_id = await self.store.create_table(
+                guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
+                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=old.meta,
+            )
+        except StoreChannelBusy:
+            raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
+        table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
+                      players=old.players, preset=old.preset, seats=seats, meta=dict(old.meta))
+        self.tables[table_id] = table
+        async with table.lock:
+            events = await self._maybe_start(table)
+            await self._save(table)
+        self._after(table, lobby=True, events=events)
+        return table
+
+    # ------------------------------------------------------------------ persistence and notification
+
+    async def _save(self, table: Table, play: tuple[int, int, Play] | None = None) -> None:
+        game = table.game
+        mesa = None
+        if game is not None and game.is_over and table.status == PLAYING:
+            table.status = FINISHED
+            mesa_won = [e for e in game.events if e.kind == "mesa_won"][-1]
+            mesa = {
+                "guild_id": table.guild_id, "channel_id": table.channel_id, "preset": table.preset,
+                "players": table.players, "seed": str(table.seed), "winner": game.winner,
+                "chicas_a": game.chicas[0], "chicas_b": game.chicas[1], "zapateria": int(mesa_won.zapatero),
+                "seats": [s.user_id if s else None for s in table.seats],
+            }
+        row_play = None
+        if play is not None:
+            seq, seat, p = play
+            row_play = (seq, seat, p.card.code, " ".join(c.code for c in p.sorted_captures()))
+        await self.store.save_table(
+            table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
+            seats=[s.to_dict() if s else None for s in table.seats],
+            game=game.to_dict() if game is not None else None, play=row_play, mesa=mesa,
+        )
+
+    async def save_messages(self, table: Table) -> None:
+        """Persist the presenter's message ids for a table."""
+        await self.store.save_messages(table.id, table.messages.to_dict())
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
+
+    def _after(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
+               closed: bool = False) -> None:
+        """Notify (in order, per table) and let computer players move, after the caller's lock."""
+        self._spawn(self._after_run(table, lobby=lobby, events=events, closed=closed))
+
+    async def _after_run(self, table: Table, *, lobby: bool, events: Sequence[Event] | None,
+                         closed: bool) -> None:
+        await self._notify(table, lobby=lobby, events=events, closed=closed)
+        self._kick_ai(table)
+
+    async def _notify(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
+                      closed: bool = False) -> None:
+        """Tell the presenter, in order; one failing message never holds up the next (the game goes on)."""
+        calls: list[Callable[[], Awaitable[None]]] = []
+        if lobby:
+            calls.append(lambda: self.notifier.lobby_changed(table))
+        if events:
+            calls.append(lambda: self.notifier.game_changed(table, events))
+        if closed:
+            calls.append(lambda: self.notifier.table_closed(table))
+        async with table.notify_lock:
+            for call in calls:
+                try:
+                    await call()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("table %d: notifying failed", table.id)

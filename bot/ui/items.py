@@ -1,0 +1,182 @@
+"""Persistent components (`discord.ui.DynamicItem`): their custom_id carries the table id, and for hand
+controls the turn nonce and the card, so clicks route after a restart and stale clicks are refused.
+
+custom_id formats (all under 100 characters):
+    ``c4:l:<table>:<action>``            lobby button; action a (join A), b (join B), c (computer), x (leave), s (start)
+    ``c4:p:<table>:<nonce>:<card>``      play a card from the hand shown at turn <nonce>
+    ``c4:t:<table>:<nonce>``             select: trail a card that could capture (values: card codes)
+    ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
+    ``c4:h:<table>``                     "Ver mi mano / My hand" on the public table message
+    ``c4:r:<table>``                     rematch
+
+Callbacks delegate to ``interaction.client.component_handler`` (set by the tables cog), so this module
+holds no game logic.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+LOBBY_ACTIONS = ("a", "b", "c", "x", "s")
+TRAIL_VALUE = "-"
+
+
+class ComponentHandler(Protocol):
+    """What the component callbacks call (implemented by the tables cog)."""
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        """A lobby button (action in `LOBBY_ACTIONS`)."""
+
+    async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
+        """A card button of a hand shown at turn ``nonce``."""
+
+    async def on_trail(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
+        """The trail control: ``card`` to trail."""
+
+    async def on_capture(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str,
+                         value: str) -> None:
+        """The capture choice: ``value`` is codes joined by '.', or `TRAIL_VALUE`."""
+
+    async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"Ver mi mano / My hand"."""
+
+    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Rematch."""
+
+
+def _handler(interaction: discord.Interaction) -> Any:
+    return interaction.client.component_handler  # type: ignore[attr-defined]
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P<table>\d+):(?P<action>[abcxs])"):
+    """A lobby button: join team A or B, add a computer player, leave, start."""
+
+    def __init__(self, table_id: int, action: str, *, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c4:l:{table_id}:{action}"))
+        self.table_id = table_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> LobbyButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), match["action"], label=item.label or "·", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_lobby(interaction, self.table_id, self.action)
+
+
+class CardButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"c4:p:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC])"):
+    """One card of a hand; a click plays it (or asks which capture when there are several)."""
+
+    def __init__(self, table_id: int, nonce: int, card: str, *, label: str = "·", disabled: bool = False,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"c4:p:{table_id}:{nonce}:{card}"))
+        self.table_id = table_id
+        self.nonce = nonce
+        self.card = card
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> CardButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), int(match["nonce"]), match["card"], label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_card(interaction, self.table_id, self.nonce, self.card)
+
+
+class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P<table>\d+):(?P<nonce>\d+)"):
+    """The explicit control to trail a card that could capture."""
+
+    def __init__(self, table_id: int, nonce: int, *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"c4:t:{table_id}:{nonce}", placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="·", value="·")]))
+        self.table_id = table_id
+        self.nonce = nonce
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any) -> TrailSelect:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), int(match["nonce"]), options=item.options or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        values = self.item.values
+        await _handler(interaction).on_trail(interaction, self.table_id, self.nonce, values[0] if values else "")
+
+
+class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"c4:c:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC])"):
+    """The second step of an ambiguous play: which capture to make (or trail)."""
+
+    def __init__(self, table_id: int, nonce: int, card: str, *,
+                 options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"c4:c:{table_id}:{nonce}:{card}", placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="·", value="·")]))
+        self.table_id = table_id
+        self.nonce = nonce
+        self.card = card
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any) -> CaptureSelect:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), int(match["nonce"]), match["card"], options=item.options or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        values = self.item.values
+        await _handler(interaction).on_capture(interaction, self.table_id, self.nonce, self.card,
+                                               values[0] if values else "")
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<table>\d+)"):
+    """"Ver mi mano / My hand": the hand, ephemerally, for a player; a refusal for anyone else."""
+
+    def __init__(self, table_id: int, *, label: str = "Ver mi mano / My hand") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"c4:h:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> HandButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_my_hand(interaction, self.table_id)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(?P<table>\d+)"):
+    """Start a new mesa with the same seats."""
+
+    def __init__(self, table_id: int, *, label: str = "Revancha / Rematch") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"c4:r:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> RematchButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_rematch(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton)
+"""Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

@@ -1,0 +1,370 @@
+"""``/cuarenta …`` commands and the table components' callbacks. Thin: read the interaction, call the
+table service, answer (ephemeral errors in the user's language). No game logic, no SQL."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.engine import PRESET_NAMES
+from bot.i18n import lang_of, t
+from bot.tables import Choice, Played, Table, TableError, TableService
+from bot.ui import render
+from bot.ui.items import TRAIL_VALUE
+from bot.ui.notifier import DiscordNotifier
+
+log = logging.getLogger(__name__)
+
+
+def _s(default: str, key: str) -> locale_str:
+    return locale_str(default, key=key)
+
+
+PLAYER_CHOICES = [
+    app_commands.Choice(name=_s("2 v 2", "choice.players.4"), value=4),
+    app_commands.Choice(name=_s("1 v 1", "choice.players.2"), value=2),
+]
+PRESET_CHOICES = [app_commands.Choice(name=p, value=p) for p in PRESET_NAMES]
+TEAM_CHOICES = [
+    app_commands.Choice(name=_s("Team A", "choice.team.A"), value="A"),
+    app_commands.Choice(name=_s("Team B", "choice.team.B"), value="B"),
+]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=_s("Spanish", "choice.language.es"), value="es"),
+    app_commands.Choice(name=_s("English", "choice.language.en"), value="en"),
+]
+
+
+def _team_index(value: str | None) -> int | None:
+    return None if value is None else (0 if value == "A" else 1)
+
+
+class TablesCog(commands.Cog):
+    """The ``/cuarenta`` command group and the table buttons (lobby, hand, capture choice, rematch)."""
+
+    cuarenta = app_commands.Group(
+        name=_s("cuarenta", "cmd.cuarenta.name"),
+        description=_s("Play Cuarenta, Ecuador's card game", "cmd.cuarenta.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> TableService:
+        """The bot's table service."""
+        return self.bot.tables  # type: ignore[attr-defined]
+
+    @property
+    def notifier(self) -> DiscordNotifier:
+        """The bot's Discord presenter."""
+        return self.bot.notifier  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        """Become the handler of the persistent components' clicks."""
+        self.bot.component_handler = self  # type: ignore[attr-defined]
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Errors raised before a command body runs (checks, conversions): an ephemeral message."""
+        lang = lang_of(interaction.locale)
+        key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
+        if key == "err.generic":
+            log.error("command error in interaction %s", interaction.id, exc_info=error)
+        try:
+            await self._say(interaction, t(key, lang))
+        except discord.HTTPException:
+            pass
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    async def _say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        """Answer ephemerally (or follow up if already answered)."""
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
+                     table: Table | None = None) -> None:
+        """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
+        anything else is logged and answered with a generic error."""
+        lang = lang_of(interaction.locale)
+        what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
+        log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
+                  interaction.user.id)
+        try:
+            await action(lang)
+        except TableError as error:
+            shown = table
+            if shown is None and error.params.get("seat") is not None:
+                shown = self.service.table_in_channel(interaction.channel_id or 0)
+            log.info("interaction %s refused: %s", interaction.id, error.key)
+            await self._say(interaction, render.error_text(error, lang, shown))
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                await self._say(interaction, t("err.generic", lang))
+            except discord.HTTPException:
+                pass
+
+    async def _welcome(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        """DM the new player; if their DMs are closed, tell them here, ephemerally."""
+        if not await self.notifier.welcome(table, interaction.user, lang):
+            await interaction.followup.send(t("ok.dm_closed", lang), ephemeral=True)
+
+    def _channel_table(self, interaction: discord.Interaction) -> Table:
+        return self.service.require_table_in_channel(interaction.channel_id or 0)
+
+    # ------------------------------------------------------------------ commands
+
+    @cuarenta.command(name=_s("new", "cmd.new.name"), description=_s("Open a Cuarenta table in this channel", "cmd.new.desc"))
+    @app_commands.rename(players=_s("players", "opt.players.name"), rules=_s("rules", "opt.rules.name"))
+    @app_commands.describe(players=_s("2 (1 v 1) or 4 (2 v 2)", "opt.players.desc"),
+                           rules=_s("The table's rules preset", "opt.rules.desc"))
+    @app_commands.choices(players=PLAYER_CHOICES, rules=PRESET_CHOICES)
+    async def new(self, interaction: discord.Interaction, players: int = 4, rules: str = "quito") -> None:
+        """Open a table in this channel; the host sits on team A."""
+
+        async def run(lang: str) -> None:
+            channel = interaction.channel
+            perms = interaction.app_permissions
+            can_send = perms.send_messages_in_threads if isinstance(channel, discord.Thread) else perms.send_messages
+            if not (perms.view_channel and can_send and perms.embed_links):
+                raise TableError("err.bot_permissions")
+            table = await self.service.create(
+                guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
+                players=players, preset=rules,
+                guild_name=interaction.guild.name if interaction.guild else "",
+                channel_name=getattr(channel, "name", "") or "",
+            )
+            await self._say(interaction, t("ok.created", lang, table=table.id))
+            await self._welcome(interaction, table, lang)
+
+        await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("join", "cmd.join.name"), description=_s("Take a seat at this channel's open table", "cmd.join.desc"))
+    @app_commands.rename(team=_s("team", "opt.team.name"))
+    @app_commands.describe(team=_s("Team A or B (default: the emptier team)", "opt.team.desc"))
+    @app_commands.choices(team=TEAM_CHOICES)
+    async def join(self, interaction: discord.Interaction, team: str | None = None) -> None:
+        """Sit at this channel's table."""
+        await self._guard(interaction, lambda lang: self._join(interaction, self._channel_table(interaction),
+                                                               _team_index(team), lang))
+
+    async def _join(self, interaction: discord.Interaction, table: Table, team: int | None, lang: str) -> None:
+        got = await self.service.join(table.id, user_id=interaction.user.id, name=interaction.user.display_name,
+                                      locale=lang, team=team)
+        await self._say(interaction, t("ok.joined", lang, team="AB"[got], table=table.id))
+        await self._welcome(interaction, table, lang)
+
+    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table before it starts", "cmd.leave.desc"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave this channel's table (lobby only)."""
+        await self._guard(interaction, lambda lang: self._leave(interaction, self._channel_table(interaction), lang))
+
+    async def _leave(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        result = await self.service.leave(table.id, user_id=interaction.user.id)
+        if result.closed:
+            text = t("ok.closed_by_leave", lang, table=table.id)
+        elif result.new_host is not None:
+            text = t("ok.host_passed", lang, table=table.id,
+                     name=discord.utils.escape_markdown(result.new_host.name))
+        else:
+            text = t("ok.left", lang, table=table.id)
+        await self._say(interaction, text)
+
+    @cuarenta.command(name=_s("start", "cmd.start.name"), description=_s("Start the table (host only)", "cmd.start.desc"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        """The host starts the table; computer players fill empty seats."""
+        await self._guard(interaction, lambda lang: self._start(interaction, self._channel_table(interaction), lang))
+
+    async def _start(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        await self.service.start(table.id, user_id=interaction.user.id)
+        await self._say(interaction, t("ok.started", lang, table=table.id))
+
+    @cuarenta.command(name=_s("hand", "cmd.hand.name"), description=_s("Show your hand (only you see it)", "cmd.hand.desc"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your hand, ephemerally, with the play buttons."""
+
+        async def run(lang: str) -> None:
+            table = self.service.table_of_user(interaction.user.id) or self._channel_table(interaction)
+            await self._show_hand(interaction, table, lang)
+
+        await self._guard(interaction, run)
+
+    async def _show_hand(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        seat, view = self.service.hand_view(table, interaction.user.id)
+        payload = render.hand_payload(table, seat, view, lang)
+        await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+    @cuarenta.command(name=_s("table", "cmd.table.name"), description=_s("Post the table again at the bottom of the channel", "cmd.table.desc"))
+    async def table(self, interaction: discord.Interaction) -> None:
+        """Re-post the table message at the bottom of the channel."""
+
+        async def run(lang: str) -> None:
+            table = self._channel_table(interaction)
+            self.service.request_repost(table)
+            await self._say(interaction, t("ok.reposted", lang))
+
+        await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("end", "cmd.end.name"), description=_s("End this channel's table", "cmd.end.desc"))
+    async def end(self, interaction: discord.Interaction) -> None:
+        """The host, or a member with Manage Server, ends the table."""
+
+        async def run(lang: str) -> None:
+            table = self._channel_table(interaction)
+            can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+            await self.service.end(table.id, user_id=interaction.user.id, can_manage=can_manage)
+            await self._say(interaction, t("ok.ended", lang, table=table.id))
+
+        await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("rules", "cmd.rules.name"), description=_s("Explain a rules preset", "cmd.rules.desc"))
+    @app_commands.rename(preset=_s("preset", "opt.preset.name"))
+    @app_commands.describe(preset=_s("The preset to explain", "opt.preset.desc"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        """Explain a preset (default: this channel's table's, else quito) in the user's language."""
+
+        async def run(lang: str) -> None:
+            chosen = preset
+            if chosen is None:
+                here = self.service.table_in_channel(interaction.channel_id or 0)
+                chosen = here.preset if here else "quito"
+            payload = render.rules_payload(chosen, lang)
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+
+        await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("language", "cmd.language.name"), description=_s("Change the language of this server's public messages", "cmd.language.desc"))
+    @app_commands.rename(language=_s("language", "opt.language.name"))
+    @app_commands.describe(language=_s("Spanish or English", "opt.language.desc"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        """Members with Manage Server choose the guild's public language."""
+
+        async def run(lang: str) -> None:
+            if not (interaction.permissions and interaction.permissions.manage_guild):
+                raise TableError("err.need_manage_guild")
+            await self.service.set_public_language(interaction.guild_id or 0, language)
+            await self._say(interaction, t("ok.language_set", lang, language=t(f"language.{language}", lang)))
+
+        await self._guard(interaction, run)
+
+    # ------------------------------------------------------------------ components (bot.ui.items)
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        """Lobby buttons: a/b join a team, c adds a computer player, x leaves, s starts."""
+
+        async def run(lang: str) -> None:
+            table = self.service.get(table_id)
+            if action in ("a", "b"):
+                await self._join(interaction, table, 0 if action == "a" else 1, lang)
+            elif action == "c":
+                team = await self.service.add_computer(table_id, user_id=interaction.user.id)
+                await self._say(interaction, t("ok.bot_added", lang, team="AB"[team]))
+            elif action == "x":
+                await self._leave(interaction, table, lang)
+            else:
+                await self._start(interaction, table, lang)
+
+        await self._guard(interaction, run)
+
+    async def _answer_play(self, interaction: discord.Interaction, table: Table, result: Played | Choice,
+                           lang: str, *, from_choice: bool = False) -> None:
+        if isinstance(result, Choice):
+            payload = render.choice_payload(table, result, lang)
+            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            return
+        record = table.messages.dms.get(str(result.seat))
+        message_id = interaction.message.id if interaction.message else None
+        if record is not None and record.get("message") == message_id:
+            await interaction.response.defer()  # the DM hand is refreshed by the presenter
+        elif from_choice:
+            await interaction.response.edit_message(content=t("dm.played", lang, card=result.play.card), view=None)
+        else:
+            _, view = self.service.hand_view(table, interaction.user.id)
+            payload = render.hand_payload(table, result.seat, view, lang)
+            await interaction.response.edit_message(**payload.edit_kwargs())
+
+    async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
+        """A card button: play it, or ask which capture when there are several."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.fetch(table_id)
+            try:
+                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card)
+            except TableError as error:
+                await self._say(interaction, render.error_text(error, lang, table))
+                return
+            await self._answer_play(interaction, table, result, lang)
+
+        await self._guard(interaction, run)
+
+    async def on_trail(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
+        """The trail control: play a card without capturing."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.fetch(table_id)
+            try:
+                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
+                                                 trail=True)
+            except TableError as error:
+                await self._say(interaction, render.error_text(error, lang, table))
+                return
+            await self._answer_play(interaction, table, result, lang)
+
+        await self._guard(interaction, run)
+
+    async def on_capture(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str,
+                         value: str) -> None:
+        """The second step: the chosen capture (or the trail)."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.fetch(table_id)
+            trail = value == TRAIL_VALUE
+            captures = None if trail else value.replace(".", " ")
+            try:
+                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
+                                                 captures=captures, trail=trail)
+            except TableError as error:
+                await self._say(interaction, render.error_text(error, lang, table))
+                return
+            await self._answer_play(interaction, table, result, lang, from_choice=True)
+
+        await self._guard(interaction, run)
+
+    async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"My hand": the hand for a player; "you are not playing at this table" for anyone else."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.fetch(table_id)
+            await self._show_hand(interaction, table, lang)
+
+        await self._guard(interaction, run)
+
+    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Rematch: a new mesa with the same seats, started at once."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.rematch(table_id, user_id=interaction.user.id)
+            await self._say(interaction, t("ok.rematch", lang, table=table.id))
+
+        await self._guard(interaction, run)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(TablesCog(bot))

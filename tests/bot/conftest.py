@@ -1,0 +1,97 @@
+"""SimCord harness for the bot tests.
+
+- ``simcord_bot``: a fresh `CuarentaBot` on a temporary SQLite file, computer players without delay,
+  fixed game seeds (``seed-1``, ``seed-2`` …).
+- ``env``: the running SimCord environment; at teardown every REST request body the bot sent is validated
+  against Discord's OpenAPI document, and no log line of ours may name a card.
+- ``world``: a guild with a channel, the commands synced, and members ana, beto, caro, dani, eva (eva has
+  Manage Server).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import CuarentaBot
+from bot.config import Settings
+
+from .openapi import invalid_requests
+
+CARD_IN_TEXT = re.compile(r"(?:\b[A2-7JQK][SHDC]\b)|(?:[A2-7JQK][♠♥♦♣])")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "cuarenta-test.db")
+
+
+@pytest.fixture
+async def make_bot(db_path: str):
+    """Build a bot on the test database (call it again for a restart). SimCord detaches a restarted
+    bot without closing it, so every bot's database connection is closed at the end."""
+    counter = itertools.count(1)
+    bots: list[CuarentaBot] = []
+
+    def factory(guild_id: int | None = None, **overrides) -> CuarentaBot:
+        settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0)
+        options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, **overrides}
+        bot = CuarentaBot(settings, **options)
+        bots.append(bot)
+        return bot
+
+    yield factory
+    for bot in bots:
+        if bot._store_open:
+            bot._store_open = False
+            await bot.store.close()
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot()
+
+
+@pytest.fixture
+async def env(simcord_env, caplog):
+    caplog.set_level(logging.DEBUG, logger="bot")
+    caplog.set_level(logging.DEBUG, logger="cogs")
+    yield simcord_env
+    problems = invalid_requests(simcord_env.http_requests)
+    assert problems == [], "request bodies invalid against openapi.json:\n" + "\n".join(problems[:20])
+    leaks = [r.getMessage() for r in caplog.records
+             if r.name.startswith(("bot", "cogs")) and CARD_IN_TEXT.search(r.getMessage())]
+    assert leaks == [], f"log lines name cards: {leaks[:5]}"
+
+
+@dataclass
+class World:
+    env: object
+    guild: object
+    channel: object
+    ana: object
+    beto: object
+    caro: object
+    dani: object
+    eva: object
+
+    @property
+    def bot(self) -> CuarentaBot:
+        return self.env.bot  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+async def world(env) -> World:
+    guild = env.create_guild("Quito Club")
+    channel = guild.create_text_channel("cuarenta")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    members = {name: guild.add_member(env.create_user(name)) for name in ("ana", "beto", "caro", "dani")}
+    members["eva"] = guild.add_member(env.create_user("eva"), roles=[admins])
+    await env.bot.tree.sync()
+    return World(env, guild, channel, **members)

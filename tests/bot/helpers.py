@@ -1,0 +1,170 @@
+"""Drive tables through the UI only (slash commands, clicks, selects), using the service only as an
+oracle for whose turn it is and what a player holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine import Card, Game, Play, Rules
+from bot.tables import FINISHED, Table, choose_play
+
+
+def custom_ids(message: Any) -> list[str]:
+    """Every custom_id of a message's components (discord.Message or SimCord ResponseMessage)."""
+    rows = message.components
+    out: list[str] = []
+    for row in rows:
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for item in children:
+            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
+            if cid:
+                out.append(cid)
+    return out
+
+
+def hand_messages(member: Any) -> list[Any]:
+    """The DM messages of a member that hold card buttons, oldest first."""
+    return [m for m in member.user.dm_channel.history() if any(c.startswith("c4:p:") for c in custom_ids(m))]
+
+
+def latest_hand(member: Any) -> Any:
+    """The member's current DM hand message."""
+    messages = hand_messages(member)
+    assert messages, f"{member.name} has no hand by DM"
+    return messages[-1]
+
+
+def table_of(world: Any, table_id: int) -> Table:
+    return world.bot.tables.tables[table_id]
+
+
+def public_message(world: Any, table: Table) -> Any:
+    return next(m for m in world.channel.history() if m.id == table.messages.public)
+
+
+def pick_play(table: Table) -> tuple[int, Play]:
+    """What the seat in turn will play (the greedy choice, made by the test for the person)."""
+    game = table.game
+    assert game is not None and game.to_play is not None
+    seat = game.to_play
+    return seat, choose_play("greedy", game.seed, game.view(seat))
+
+
+async def play_through_ui(member: Any, table: Table, play: Play, *, via: Any = None) -> Any:
+    """Make ``play`` with clicks: the card button when unambiguous, the select of the second step when
+    the card has several captures, the trail control to trail a card that could capture.
+
+    ``via``: the message holding the hand (default: the member's DM hand). Returns the last result.
+    """
+    game = table.game
+    assert game is not None
+    options = game.plays_for(play.card)
+    captures = [p for p in options if p.captures]
+    nonce = table.nonce
+    tid = table.id
+    in_dm = via is None
+    message = latest_hand(member) if in_dm else via
+    actor = member.user if in_dm else member
+    if play.is_trail and captures:
+        return await actor.select(message, [play.card.code], custom_id=f"c4:t:{tid}:{nonce}")
+    result = await actor.click(message, custom_id=f"c4:p:{tid}:{nonce}:{play.card.code}")
+    if play.captures and len(captures) > 1:
+        assert result.response is not None and result.ephemeral, "a second step is shown"
+        value = ".".join(c.code for c in play.sorted_captures())
+        result = await actor.select(result.response, [value], custom_id=f"c4:c:{tid}:{nonce}:{play.card.code}")
+    return result
+
+
+async def play_to_end(world: Any, table_id: int, members: dict[int, Any], *, limit: int = 2000,
+                      on_turn: Any = None) -> Table:
+    """Play the table to the end; each person plays through their DM hand."""
+    for _ in range(limit):
+        table = table_of(world, table_id)
+        if table.status == FINISHED:
+            return table
+        seat, play = pick_play(table)
+        person = table.seats[seat]
+        assert person is not None and not person.is_ai, "computer players move by themselves"
+        member = members[person.user_id]
+        if on_turn is not None:
+            await on_turn(table, member, play)
+        else:
+            await play_through_ui(member, table, play)
+    raise AssertionError("the mesa did not end")
+
+
+async def replay_from_store(world: Any, table: Table) -> Game:
+    """The engine's replay of the stored plays from the stored seed."""
+    store = world.bot.store
+    row = await store.load_table(table.id)
+    plays = [Play.parse(card, captures.split()) for _, card, captures in await store.plays(table.id)]
+    return Game.replay(Rules.preset(row.preset), row.players, row.seed, plays)
+
+
+def card_labels() -> list[str]:
+    from bot.engine import DECK
+
+    return [str(c) for c in DECK]
+
+
+def hidden_cards(table: Table) -> set[Card]:
+    """Cards in hands or in the stock right now."""
+    game = table.game
+    assert game is not None
+    return {c for hand in game.hands for c in hand} | set(game.stock)
+
+
+async def double_click(env: Any, user: Any, message: Any, custom_id: str) -> list[Any]:
+    """Two clicks on the same button that reach the bot together (a double click): both
+    INTERACTION_CREATE events are emitted before the bot runs. Built from SimCord's own click path
+    (`simcord.actors._component_click`), which dispatches one event and settles."""
+    from simcord import actors
+    from simcord.backend import serializers
+    from simcord.enums import ComponentType, InteractionType
+    from simcord.results import InteractionResult
+
+    env._begin_operation("double_click")
+    try:
+        stored = actors._visible_message(user, message)
+        actors._find_component(stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None)
+        backend = env.backend
+        guild = getattr(user, "guild", None)
+        records = []
+        for _ in range(2):
+            record, payload = actors._interactions.base_payload(
+                backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
+                guild_id=guild.id if guild is not None else None, user_id=user.id,
+                data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+            )
+            payload["message"] = dict(serializers.message_payload(backend, stored))
+            record.source_message_id = stored.id
+            env._notify_dispatch_observers(record)
+            backend.emit("INTERACTION_CREATE", payload)
+            records.append(record)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+        return [InteractionResult(env, r) for r in records]
+    finally:
+        env._end_operation()
+
+
+def public_text(message: Any) -> str:
+    """Everything a message shows: content, embeds, component labels and select options."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed.to_dict()
+        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
+        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
+    for row in message.components:
+        for item in getattr(row, "children", []):
+            parts.append(getattr(item, "label", None) or "")
+            parts += [o.label for o in getattr(item, "options", [])]
+    return "\n".join(parts)
+
+
+def assert_no_hidden_cards_in_public(world: Any, table: Table) -> None:
+    """No message a spectator (eva) can see in the channel names a card now in a hand or the stock."""
+    hidden = hidden_cards(table)
+    for message in world.channel.history(viewer=world.eva):
+        text = public_text(message)
+        shown = [str(c) for c in hidden if str(c) in text]
+        assert not shown, f"public message {message.id} shows hidden cards {shown}"

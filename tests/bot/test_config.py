@@ -1,0 +1,78 @@
+"""Settings from the environment and the command line entry point."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.__main__ import main
+from bot.app import PERMISSIONS, invite_url
+from bot.config import ConfigError, Settings
+
+
+def test_settings_defaults_and_values():
+    s = Settings.from_env({})
+    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("", "cuarenta.db", None, "INFO")
+    s = Settings.from_env({"DISCORD_TOKEN": " t ", "DATABASE_PATH": "x.db", "DISCORD_GUILD_ID": "123",
+                           "LOG_LEVEL": "debug"})
+    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("t", "x.db", 123, "DEBUG")
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ConfigError):
+        Settings.from_env({"DISCORD_GUILD_ID": "abc"})
+    with pytest.raises(ConfigError):
+        Settings.from_env({"LOG_LEVEL": "LOUD"})
+
+
+def test_main_refuses_unknown_commands_and_an_empty_token(monkeypatch, capsys):
+    assert main(["dance"]) == 2
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    monkeypatch.chdir("/")
+    assert main([]) == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+def test_invite_url_asks_for_bot_and_commands_scopes():
+    url = invite_url(42)
+    assert "client_id=42" in url and "scope=bot+applications.commands" in url
+    assert f"permissions={PERMISSIONS.value}" in url
+
+
+async def test_sigterm_closes_the_bot_and_the_database(tmp_path, monkeypatch):
+    import asyncio
+    import os
+    import signal
+
+    from bot import __main__ as entry
+    from bot.app import CuarentaBot
+
+    started = asyncio.Event()
+    seen: list[CuarentaBot] = []
+
+    async def fake_start(self, token, *, reconnect=True):  # no Discord: open everything, then idle
+        await self.setup_hook()
+        seen.append(self)
+        started.set()
+        while not self.is_closed():
+            await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(CuarentaBot, "start", fake_start)
+    settings = Settings(token="t", database_path=str(tmp_path / "sig.db"))
+    task = asyncio.create_task(entry.run(settings, "run"))
+    await asyncio.wait_for(started.wait(), 5)
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(task, 5) == 0
+    bot = seen[0]
+    assert bot.is_closed()
+    assert not bot._store_open, "the database connection was closed"
+
+
+async def test_sync_mode_builds_the_commands_without_a_database(tmp_path):
+    from bot.app import CuarentaBot
+
+    bot = CuarentaBot(Settings(token="t", database_path=str(tmp_path / "never.db")), sync_only=True)
+    async with bot:
+        await bot.setup_hook()
+        names = [c.name for c in bot.tree.get_commands()]
+        assert names == ["cuarenta"]
+        assert not (tmp_path / "never.db").exists()

@@ -1,0 +1,106 @@
+"""One translation layer: complete catalogs, command localizations, the user's and the guild's language."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+import simcord.interactions
+
+from bot.i18n import CATALOGS, lang_of, t
+
+from .helpers import public_message, table_of
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_spanish_and_english_catalogs_have_the_same_messages_and_placeholders():
+    es, en = CATALOGS["es"], CATALOGS["en"]
+    assert set(es) == set(en)
+    for key in es:
+        assert placeholders(es[key]) == placeholders(en[key]), key
+        assert es[key].strip() and en[key].strip(), key
+
+
+def test_discord_locales_map_to_catalogs():
+    assert lang_of("es-ES") == "es" and lang_of("es-419") == "es"
+    assert lang_of("en-US") == "en" and lang_of("en-GB") == "en"
+    assert lang_of("fr") == "es", "Spanish is the default"
+    assert t("err.finished", "en") == "This table is over."
+
+
+async def test_commands_carry_spanish_and_english_localizations(world):
+    sync = next(r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
+    root = next(c for c in sync.json if c["name"] == "cuarenta")
+    subs = {o["name"]: o for o in root["options"]}
+    assert set(subs) == {"new", "join", "leave", "start", "hand", "table", "end", "rules", "language"}
+    assert subs["new"]["name_localizations"]["es-ES"] == "nueva"
+    assert subs["new"]["name_localizations"]["es-419"] == "nueva"
+    assert subs["new"]["description_localizations"]["es-ES"].startswith("Abre una mesa")
+    players = next(o for o in subs["new"]["options"] if o["name"] == "players")
+    assert players["name_localizations"]["es-419"] == "jugadores"
+    assert {c["name_localizations"]["es-ES"] for c in players["choices"]} == {"1 contra 1", "2 contra 2"}
+
+
+@pytest.fixture
+def spanish_users(monkeypatch):
+    """Users whose Discord client is in Spanish (SimCord sends en-US by default)."""
+    users: set[int] = set()
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend, **kwargs):
+        record, payload = original(backend, **kwargs)
+        if kwargs.get("user_id") in users:
+            payload["locale"] = "es-419"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    return users
+
+
+async def test_ephemeral_messages_and_dms_follow_the_users_locale(world, spanish_users):
+    spanish_users.add(world.beto.id)
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    joined = await world.beto.slash(world.channel, "cuarenta join")
+    assert joined.response.content == "Te sentaste en el equipo B de la Mesa #1."
+    table = table_of(world, 1)
+    beto_dm = [m.content for m in world.beto.user.dm_channel.history()]
+    ana_dm = [m.content for m in world.ana.user.dm_channel.history()]
+    assert any("Tu mano:" in c for c in beto_dm)
+    assert any("Your hand:" in c for c in ana_dm)
+    refused = await world.caro.slash(world.channel, "cuarenta end")
+    assert refused.response.content.startswith("Only the host")
+    spanish_users.add(world.caro.id)
+    refused = await world.caro.slash(world.channel, "cuarenta end")
+    assert refused.response.content.startswith("Solo quien abrió la mesa")
+    assert table.status == "playing"
+
+
+async def test_public_messages_are_spanish_by_default_and_a_guild_can_switch(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    assert world.channel.last_message.embeds[0].title.startswith("Mesa #1 de Cuarenta")
+    refused = await world.ana.slash(world.channel, "cuarenta language", language="en")
+    assert refused.response.content == "You need the Manage Server permission."
+    done = await world.eva.slash(world.channel, "cuarenta language", language="en")
+    assert done.response.content == "This server's public messages will be in English."
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    embed = public_message(world, table).embeds[0]
+    assert embed.title == "Table #1 · quito"
+    assert embed.fields[-1].name == "Last plays"
+
+
+async def test_rules_explains_a_preset_in_the_users_language(world, spanish_users):
+    result = await world.ana.slash(world.channel, "cuarenta rules", preset="cuenca")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title == 'Preset "cuenca"'
+    assert "Four caídas in a row: wins the chica." in embed.description
+    spanish_users.add(world.beto.id)
+    result = await world.beto.slash(world.channel, "cuarenta rules", preset="rapido")
+    embed = result.response.embeds[0]
+    assert embed.title == "Reglamento «rapido»"
+    assert "Chica a 20 puntos" in embed.description
+    assert "Zapatería (perder la primera chica con menos de 10) gana la mesa: no." in embed.description

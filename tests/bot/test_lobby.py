@@ -1,0 +1,113 @@
+"""Creating tables, joining, leaving, starting: each refusal is a clear ephemeral message."""
+
+from __future__ import annotations
+
+from .helpers import public_message, table_of
+
+
+async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
+    result = await world.ana.slash(world.channel, "cuarenta new", players=4, rules="cuenca")
+    assert result.ephemeral and "Table #1" in result.response.content
+    lobby = world.channel.last_message
+    embed = lobby.embeds[0]
+    assert "cuenca" in embed.description
+    assert world.ana.mention in embed.description, "the host"
+    assert [f.name for f in embed.fields] == ["Equipo A", "Equipo B"]
+    assert world.ana.mention in embed.fields[0].value
+    labels = [b.label for row in lobby.components for b in row.children]
+    assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Añadir computadora", "Salir", "Empezar"]
+
+
+async def test_join_picks_the_emptier_team_and_updates_the_lobby(world):
+    await world.ana.slash(world.channel, "cuarenta new")
+    result = await world.beto.slash(world.channel, "cuarenta join")
+    assert "team B" in result.response.content
+    await world.caro.click(world.channel.history()[-1], custom_id="c4:l:1:a")
+    table = table_of(world, 1)
+    assert [s.user_id if s else None for s in table.seats] == [world.ana.id, world.beto.id, world.caro.id, None]
+    lobby = next(m for m in world.channel.history() if m.id == table.messages.lobby)
+    assert world.caro.mention in lobby.embeds[0].fields[0].value
+
+
+async def test_full_team_and_joining_twice_are_refused(world):
+    await world.ana.slash(world.channel, "cuarenta new")
+    await world.beto.slash(world.channel, "cuarenta join", team="A")
+    full = await world.caro.slash(world.channel, "cuarenta join", team="A")
+    assert full.ephemeral and full.response.content == "Team A is full."
+    twice = await world.beto.slash(world.channel, "cuarenta join", team="B")
+    assert twice.ephemeral and twice.response.content == "You are already seated at this table."
+
+
+async def test_sitting_at_two_tables_is_refused(world):
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(world.channel, "cuarenta new")
+    await world.beto.slash(other, "cuarenta new")
+    result = await world.ana.slash(other, "cuarenta join")
+    assert result.ephemeral
+    assert f"already seated at Table #1, in <#{world.channel.id}>" in result.response.content
+    again = await world.ana.slash(other, "cuarenta new")
+    assert "Table #2" in again.response.content, "the channel's table is pointed at first"
+
+
+async def test_host_leaving_passes_the_table_on(world):
+    await world.ana.slash(world.channel, "cuarenta new")
+    await world.beto.slash(world.channel, "cuarenta join")
+    result = await world.ana.click(world.channel.history()[-1], custom_id="c4:l:1:x")
+    assert result.ephemeral and "beto is now the host" in result.response.content
+    table = table_of(world, 1)
+    assert table.host_id == world.beto.id
+    assert table.seat_of(world.ana.id) is None
+
+
+async def test_host_leaving_alone_closes_the_table(world):
+    await world.ana.slash(world.channel, "cuarenta new")
+    result = await world.ana.slash(world.channel, "cuarenta leave")
+    assert "closed" in result.response.content
+    assert table_of(world, 1).status == "closed"
+    assert (await world.bot.store.load_table(1)).status == "closed"
+    again = await world.beto.slash(world.channel, "cuarenta new")
+    assert "Table #2" in again.response.content
+
+
+async def test_leave_when_not_seated_and_after_start_are_refused(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    not_seated = await world.beto.slash(world.channel, "cuarenta leave")
+    assert not_seated.response.content == "You are not seated at this table."
+    await world.beto.slash(world.channel, "cuarenta join")
+    started = await world.beto.slash(world.channel, "cuarenta leave")
+    assert started.response.content == "The table has already started."
+
+
+async def test_only_the_host_starts_and_computers_fill_the_seats(world):
+    await world.ana.slash(world.channel, "cuarenta new")
+    await world.beto.slash(world.channel, "cuarenta join")
+    refused = await world.beto.slash(world.channel, "cuarenta start")
+    assert refused.response.content == "Only the host can do that."
+    assert table_of(world, 1).status == "lobby"
+    ok = await world.ana.click(world.channel.history()[-1], custom_id="c4:l:1:s")
+    assert ok.ephemeral and "starts" in ok.response.content
+    table = table_of(world, 1)
+    assert table.status == "playing"
+    assert [s.is_ai for s in table.seats] == [False, False, True, True]
+    assert public_message(world, table).embeds[0].title == "Mesa #1 · quito"
+
+
+async def test_no_table_here(world):
+    result = await world.ana.slash(world.channel, "cuarenta join")
+    assert result.ephemeral and "no open table in this channel" in result.response.content
+
+
+async def test_rematch_starts_a_new_mesa_with_the_same_seats(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    from .helpers import play_to_end
+
+    await play_to_end(world, 1, {world.ana.id: world.ana})
+    announcement = next(m for m in world.channel.history() if "gana la mesa" in (m.content or ""))
+    refused = await world.caro.click(announcement, custom_id="c4:r:1")
+    assert refused.response.content == "You are not playing at this table."
+    result = await world.ana.click(announcement, custom_id="c4:r:1")
+    assert "Table #2" in result.response.content
+    table = table_of(world, 2)
+    assert table.status == "playing"
+    assert [s.user_id for s in table.seats] == [world.ana.id, None]

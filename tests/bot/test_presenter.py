@@ -1,0 +1,166 @@
+"""The public table message: coalesced edits, re-posted each hand, /cuarenta table, /cuarenta hand,
+and hidden information kept out of other players' DMs."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+
+from bot.tables import Messages, Seat, Table
+from bot.ui.notifier import DiscordNotifier
+
+from .helpers import latest_hand, pick_play, play_through_ui, public_message, table_of
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def simcord_bot(make_bot, clock):
+    return make_bot(edit_interval=1.0, clock=clock, sleep=clock.sleep)
+
+
+async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, monkeypatch):
+    edits: list[tuple[int, float]] = []
+    original = discord.PartialMessage.edit
+
+    async def spy(self, **kwargs):
+        if self.channel.id == world.channel.id:
+            edits.append((self.id, clock.now))
+        return await original(self, **kwargs)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", spy)
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    table = table_of(world, 1)
+    for _ in range(8):
+        _, play = pick_play(table)
+        await play_through_ui(world.ana, table, play)
+
+    public = [(m, at) for m, at in edits if m == table.messages.public]
+    assert public, "the table message was edited"
+    times = [at for _, at in public]
+    assert all(b - a >= 1.0 for a, b in zip(times, times[1:], strict=False)), times
+    assert len(public) <= table.nonce, "no more than one edit per accepted play"
+
+
+async def test_a_burst_of_changes_makes_one_edit():
+    """Unit test of the coalescer: five changes while the edit waits for its slot give one edit."""
+    edits: list[int] = []
+    gate = asyncio.Event()
+
+    class Message:
+        def __init__(self, mid: int) -> None:
+            self.id = mid
+
+        async def edit(self, **kwargs) -> None:
+            edits.append(self.id)
+
+    class Channel:
+        def get_partial_message(self, mid: int) -> Message:
+            return Message(mid)
+
+    class Client:
+        def get_partial_messageable(self, *args, **kwargs) -> Channel:
+            return Channel()
+
+    class Service:
+        async def public_language(self, guild_id: int) -> str:
+            return "es"
+
+    async def sleep(seconds: float) -> None:
+        await gate.wait()
+
+    from bot.engine import Game, Rules
+
+    table = Table(id=1, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status="playing",
+                  seats=[Seat(3, "ana"), Seat(None, ai="greedy", ai_number=1)],
+                  game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=99, public_hand=1))
+    notifier = DiscordNotifier(Client(), Service(), edit_interval=1.0, clock=lambda: 0.0, sleep=sleep)  # type: ignore[arg-type]
+    notifier._last_edit[1] = 0.0
+    for _ in range(5):
+        notifier._schedule_public(table)
+    await asyncio.sleep(0)
+    gate.set()
+    await asyncio.gather(*[t for t in notifier._pending.values()], return_exceptions=True)
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert edits == [99]
+
+
+async def test_table_message_is_reposted_each_hand_and_the_old_one_loses_its_cards(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    table = table_of(world, 1)
+    first = table.messages.public
+    while table.game.hand_number == 1 and table.status == "playing":
+        _, play = pick_play(table)
+        await play_through_ui(world.ana, table, play)
+    assert table.messages.public != first
+    old = next(m for m in world.channel.history() if m.id == first)
+    assert old.content == "Mesa #1: la mano 1 terminó. La mesa sigue más abajo."
+    assert not old.embeds and not old.components
+    assert world.channel.history()[-1].id == table.messages.public, "the new table message is at the bottom"
+    summary = next(m for m in world.channel.history() if m.embeds and m.embeds[0].title == "Fin de la mano 1 · Mesa #1")
+    text = summary.embeds[0].description
+    assert "Equipo A:" in text and "cartas" in text and "Marcador:" in text
+
+
+async def test_table_command_reposts_at_the_bottom(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    table = table_of(world, 1)
+    first = table.messages.public
+    await world.beto.send(world.channel, "hola")
+    result = await world.beto.slash(world.channel, "cuarenta table")
+    assert result.ephemeral
+    assert table.messages.public != first
+    assert world.channel.history()[-1].id == table.messages.public
+    old = next(m for m in world.channel.history() if m.id == first)
+    assert old.content == "Mesa #1: la mesa se volvió a publicar más abajo." and not old.components
+
+
+async def test_hand_command_shows_the_hand_ephemerally(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    result = await world.ana.slash(world.channel, "cuarenta hand")
+    assert result.ephemeral
+    assert "Your hand: " + " ".join(str(c) for c in table.game.hands[0]) in result.response.content
+    nobody = await world.caro.slash(world.channel, "cuarenta hand")
+    assert nobody.response.content == "You are not playing at this table."
+
+
+async def test_dm_shows_server_channel_table_and_only_the_own_hand(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    for _ in range(3):
+        for seat, member in ((0, world.ana), (1, world.beto)):
+            dm = latest_hand(member)
+            assert dm.content.startswith("**Table #1 · Quito Club · #cuarenta**")
+            other = table.game.hands[1 - seat]
+            assert not [c for c in other if str(c) in dm.content], "another player's cards never reach a DM"
+            labels = [b.label for row in dm.components for b in row.children if hasattr(b, "label")]
+            assert labels[: len(table.game.hands[seat])] == [str(c) for c in table.game.hands[seat]]
+        seat, play = pick_play(table)
+        await play_through_ui(world.ana if seat == 0 else world.beto, table, play)
+    mover = world.ana if table.game.to_play == 0 else world.beto
+    assert "Your turn!" in latest_hand(mover).content
+    assert public_message(world, table).embeds[0].description.count(f"<@{mover.id}>") == 1

@@ -1,0 +1,142 @@
+"""The table service without Discord: refusals change nothing, accepted plays are persisted first,
+one lock per table makes concurrent clicks play once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.engine import Game
+from bot.store import Store
+from bot.tables import (
+    Choice,
+    NotPlayingError,
+    NotYourTurnError,
+    Played,
+    StaleError,
+    TableService,
+    WrongStateError,
+)
+
+
+async def inline(func, *args):
+    return func(*args)
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(str(tmp_path / "s.db"))
+    svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline)
+    yield svc
+    await svc.close()
+    await store.close()
+
+
+async def two_people(service):
+    table = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2)
+    await service.join(table.id, user_id=20, name="beto", locale="en")
+    return table
+
+
+async def test_a_full_table_deals_from_the_seed(service):
+    table = await two_people(service)
+    assert table.status == "playing"
+    assert table.game == Game.new(table.rules, 2, "fixed")
+
+
+async def test_refusals_change_nothing(service):
+    table = await two_people(service)
+    state = table.game.to_dict()
+    to_play = table.game.to_play
+    mover, other = (10, 20) if to_play == 0 else (20, 10)
+    card = table.game.hands[to_play][0].code
+    with pytest.raises(NotYourTurnError):
+        await service.play(table.id, user_id=other, nonce=table.nonce, card=card)
+    with pytest.raises(NotPlayingError):
+        await service.play(table.id, user_id=99, nonce=table.nonce, card=card)
+    with pytest.raises(StaleError):
+        await service.play(table.id, user_id=mover, nonce=table.nonce + 3, card=card)
+    assert table.game.to_dict() == state
+    assert await service.store.plays(table.id) == []
+
+
+async def test_an_accepted_play_is_persisted_before_returning(service):
+    table = await two_people(service)
+    to_play = table.game.to_play
+    mover = 10 if to_play == 0 else 20
+    for card in table.game.hands[to_play]:
+        result = await service.play(table.id, user_id=mover, nonce=table.nonce, card=card.code)
+        if isinstance(result, Played):
+            break
+        assert isinstance(result, Choice) and len(result.options) > 1
+    stored = await service.store.load_table(table.id)
+    assert Game.from_dict(stored.game) == table.game
+    assert len(await service.store.plays(table.id)) == 1
+
+
+async def test_concurrent_clicks_play_once(service):
+    table = await two_people(service)
+    to_play = table.game.to_play
+    mover = 10 if to_play == 0 else 20
+    card = next(c for c in table.game.hands[to_play]
+                if len([p for p in table.game.plays_for(c) if p.captures]) <= 1)
+    nonce = table.nonce
+    results = await asyncio.gather(
+        *[service.play(table.id, user_id=mover, nonce=nonce, card=card.code) for _ in range(5)],
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, Played) for r in results) == 1
+    assert all(isinstance(r, (StaleError, NotYourTurnError)) for r in results if not isinstance(r, Played))
+    assert len(table.game.plays) == 1
+
+
+async def test_a_failed_write_rolls_the_play_back(service, monkeypatch):
+    table = await two_people(service)
+    state = table.game.to_dict()
+    to_play = table.game.to_play
+    mover = 10 if to_play == 0 else 20
+
+    async def broken(**kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "save_table", broken)
+    card = table.game.hands[to_play][0].code
+    with pytest.raises(OSError):
+        await service.play(table.id, user_id=mover, nonce=table.nonce, card=card, trail=True)
+    assert table.game.to_dict() == state
+
+
+async def test_computer_players_fill_and_play(service):
+    table = await service.create(guild_id=1, channel_id=3, user_id=10, name="ana", locale="es", players=4)
+    await service.start(table.id, user_id=10)
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert table.status == "playing"
+    assert table.game.to_play == 0 or table.seats[table.game.to_play].user_id == 10
+    with pytest.raises(WrongStateError):
+        await service.join(table.id, user_id=30, name="caro", locale="es")
+
+
+async def test_a_failed_write_leaves_the_lobby_as_it_was(service, monkeypatch):
+    table = await service.create(guild_id=1, channel_id=4, user_id=10, name="ana", locale="es", players=2)
+
+    async def broken(**kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "save_table", broken)
+    with pytest.raises(OSError):
+        await service.join(table.id, user_id=20, name="beto", locale="es")
+    assert table.seat_of(20) is None and table.status == "lobby" and table.game is None
+
+
+def test_computer_levels_are_chosen_by_name():
+    from bot.ai import GreedyPlayer, rng_for
+    from bot.engine import Rules
+    from bot.tables import choose_play
+
+    game = Game.new(Rules.preset("quito"), 2, "lvl")
+    view = game.view(game.to_play)
+    assert choose_play("greedy", "lvl", view) == GreedyPlayer().choose(view, rng_for("lvl", view))
+    assert choose_play("no-such-level", "lvl", view) == choose_play("greedy", "lvl", view)
+    assert choose_play("facil", "lvl", view) in view.legal_plays
