@@ -1,0 +1,85 @@
+"""Ratings, leaderboards, stats, history and seasons (issue 4): the non-Discord core.
+
+Public API::
+
+    from bot.ratings import Ratings, ChicaResult, chica_results
+    ratings = Ratings(conn)                      # the bot's aiosqlite connection
+    for result in chica_results(game.events, seats, guild_id=g, table_id=t):
+        await ratings.record_chica(result)       # stores + rates once; a retry is a no-op
+    page = await ratings.leaderboard(g, "2v2", page=0, viewer=user_id)
+
+The tables come from ``schema.sql`` (`SCHEMA_PATH`), one migration on top of migration 1. The rating
+math (openskill Plackett-Luce, shown rating ``1500 + 24·(μ − 3σ)``) is in `bot.ratings.skill`.
+"""
+
+from .repo import (
+    LANGUAGES,
+    PAGE_SIZE,
+    SCHEMA_PATH,
+    SETTING_NAMES,
+    BoardRow,
+    ChicaLine,
+    Leaderboard,
+    MesaLine,
+    ModeStats,
+    NoCurrentSeasonError,
+    PlayerStats,
+    RatingChange,
+    Ratings,
+    RatingsError,
+    Recorded,
+    Season,
+    SeasonClose,
+    Settings,
+    UnknownSeasonError,
+    ViewerRank,
+)
+from .results import ChicaResult, SeatStats, chica_results
+from .skill import (
+    MODES,
+    RESET_POLICIES,
+    Standing,
+    display_rating,
+    inflate_sigma,
+    is_provisional,
+    rate,
+    season_reset,
+    standing,
+    win_probability,
+)
+
+__all__ = [
+    "LANGUAGES",
+    "MODES",
+    "PAGE_SIZE",
+    "RESET_POLICIES",
+    "SCHEMA_PATH",
+    "SETTING_NAMES",
+    "BoardRow",
+    "ChicaLine",
+    "ChicaResult",
+    "Leaderboard",
+    "MesaLine",
+    "ModeStats",
+    "NoCurrentSeasonError",
+    "PlayerStats",
+    "RatingChange",
+    "Ratings",
+    "RatingsError",
+    "Recorded",
+    "Season",
+    "SeasonClose",
+    "SeatStats",
+    "Settings",
+    "Standing",
+    "UnknownSeasonError",
+    "ViewerRank",
+    "chica_results",
+    "display_rating",
+    "inflate_sigma",
+    "is_provisional",
+    "rate",
+    "season_reset",
+    "standing",
+    "win_probability",
+]
