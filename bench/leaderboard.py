@@ -6,7 +6,7 @@ Usage::
     python bench/leaderboard.py [--chicas 10000] [--players 1000] [--queries 300] [--db PATH]
 
 Setup: a file database opened exactly as the bot opens it (`Store.open`: WAL, foreign keys, default
-``synchronous=FULL``), migrations 0001 + ``bot/ratings/schema.sql`` as 0002, and a `Ratings` repository
+``synchronous=FULL``), the bot's own migrations, and a `Ratings` repository
 on the store's one aiosqlite connection. Chicas alternate 1v1 / 2v2; players are drawn with a skewed
 activity (some play a lot), the winner follows a hidden skill (logistic), and every mesa is two or three
 chicas at one table, with its ``tables`` and ``mesas`` rows as the store writes them. One chica in 20 has a
@@ -41,8 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import bot.store  # noqa: E402
-from bot.ratings import SCHEMA_PATH, ChicaResult, Ratings, SeatStats, rate  # noqa: E402
+from bot.ratings import ChicaResult, Ratings, SeatStats, rate  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GUILD = 424242
@@ -116,14 +115,9 @@ async def main() -> None:
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="cuarenta-bench-"))
-    migrations = tmp / "migrations"
-    migrations.mkdir()
-    shutil.copy(bot.store.MIGRATIONS_DIR / "0001_init.sql", migrations / "0001_init.sql")
-    shutil.copy(SCHEMA_PATH, migrations / "0002_ratings.sql")
-    bot.store.MIGRATIONS_DIR = migrations
     path = args.db or str(tmp / "bench.db")
     store = await Store.open(path)
-    conn = store._conn
+    conn = store.connection
     await conn.execute(f"PRAGMA synchronous={args.synchronous}")
     clock_now = [START]
     ratings = Ratings(conn, clock=lambda: clock_now[0])

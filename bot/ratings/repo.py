@@ -44,7 +44,8 @@ from .skill import (
     standing,
 )
 
-SCHEMA_PATH = Path(__file__).with_name("schema.sql")
+SCHEMA_PATH = Path(__file__).parents[1] / "store" / "migrations" / "0002_ratings.sql"
+"""The ratings schema: migration 2 of the bot's store."""
 """The migration that creates this package's tables (to be copied as the next numbered migration)."""
 
 PAGE_SIZE = 10

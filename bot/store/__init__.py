@@ -71,6 +71,11 @@ class Store:
         self._conn = conn
         self._write = asyncio.Lock()  # one write transaction at a time on the shared connection
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The one long-lived connection, for repositories of other packages (`bot.ratings.Ratings`)."""
+        return self._conn
+
     @classmethod
     async def open(cls, path: str) -> Store:
         """Connect to the SQLite file ``path`` (``":memory:"`` for tests), enable WAL and foreign keys,

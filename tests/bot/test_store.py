@@ -12,7 +12,7 @@ async def test_migrations_bring_a_new_database_to_the_last_version_once(tmp_path
     store = await Store.open(path)
     last = migrations()[-1][0]
     assert await store.schema_version() == last
-    async with store._conn.execute("PRAGMA journal_mode") as cur:
+    async with store.connection.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     await store.close()
     again = await Store.open(path)

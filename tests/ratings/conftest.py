@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import aiosqlite
 import pytest
 
-from bot.ratings import SCHEMA_PATH, Ratings
-from bot.store import MIGRATIONS_DIR
+from bot.ratings import Ratings
+from bot.store import Store
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -28,16 +28,9 @@ class Clock:
 
 
 async def open_db() -> aiosqlite.Connection:
-    """A connection set up like `Store.open` (Row factory, foreign keys) with both migrations applied
-    the way `Store.migrate` applies them (one script, one transaction each)."""
-    conn = await aiosqlite.connect(":memory:")
-    conn.row_factory = aiosqlite.Row
-    await conn.execute("PRAGMA foreign_keys=ON")
-    first = (MIGRATIONS_DIR / "0001_init.sql").read_text(encoding="utf-8")
-    await conn.executescript(f"BEGIN;\n{first}\nPRAGMA user_version = 1;\nCOMMIT;")
-    ours = SCHEMA_PATH.read_text(encoding="utf-8")
-    await conn.executescript(f"BEGIN;\n{ours}\nPRAGMA user_version = 2;\nCOMMIT;")
-    return conn
+    """The bot's own in-memory store (every migration applied), as a connection."""
+    store = await Store.open(":memory:")
+    return store.connection
 
 
 @pytest.fixture
