@@ -22,6 +22,7 @@ from .game import (
     NotYourTurnError,
     Outcome,
     Play,
+    PlayInfo,
     PositionError,
     carton_points,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "NotYourTurnError",
     "Outcome",
     "Play",
+    "PlayInfo",
     "PositionError",
     "Rules",
     "RulesError",

@@ -31,7 +31,7 @@ class EventKind(StrEnum):
     DOS_POR_DARLAS = "dos_por_darlas"  # tie in the count: the non-dealing side   R28
     MAS_CARTAS = "mas_cartas"  # neither side reached the minimum: more cards +2   R28
     FALLA = "falla"  # the team's opponents captured nothing                      R29
-    HAND_END = "hand_end"  # counts = cards captured per team                     R28
+    HAND_END = "hand_end"  # counts = cards captured per team; number = hand number R28
     CHICA_WON = "chica_won"  # reason: target, doble_ronda, caida_en_ronda, four_caidas; zapatero  R33, R35
     MESA_WON = "mesa_won"  # counts = chicas per team; zapatero = won by zapatería   R35, R36
 
@@ -51,7 +51,9 @@ class Event(NamedTuple):
         rank: a ronda's rank index 0–9. Hidden from other seats until revealed (`Game.view`).
         number: deal, hand or chica number; cards counted (CARTON); streak length (FOUR_CAIDAS).
         counts: per-team pair: cards captured (HAND_END) or chicas won (CHICA_WON, MESA_WON).
-        reason: why a chica was won (CHICA_WON).
+        reason: why a chica was won (CHICA_WON: ``"target"``, ``"doble_ronda"``, ``"caida_en_ronda"``,
+            ``"four_caidas"``); ``"chica"`` on the CAIDA, DOBLE_RONDA or FOUR_CAIDAS event that wins the
+            chica at once (R13, R25, R26).
         limpia: the capture left the table empty (CAIDA).
         en_ronda: the caída fell on a card of the trailer's ronda (CAIDA, R25).
         zapatero: the loser ended under the zapatero threshold (CHICA_WON) / the mesa was won by

@@ -39,6 +39,7 @@ __all__ = [
     "NotYourTurnError",
     "Outcome",
     "Play",
+    "PlayInfo",
     "PositionError",
     "carton_points",
 ]
@@ -127,6 +128,24 @@ _Option = tuple[Play, tuple[Card, ...], bool]
 """An option: (play, base capture, base is a match). The base is what decides a caída (R22)."""
 
 
+class PlayInfo(NamedTuple):
+    """What a legal play would do (`Game.explain`), for describing it to a player.
+
+    Attributes:
+        base: the base capture (one matched card, or the summed cards), in table order (R17).
+        escalera: the cards then taken in sequence, in rank order (R18).
+        caida: the base matches the card the previous seat just trailed (R22).
+        limpia: the play empties the table (R23).
+        en_ronda: the caída falls on a card of the trailer's ronda (R25).
+    """
+
+    base: tuple[Card, ...]
+    escalera: tuple[Card, ...]
+    caida: bool
+    limpia: bool
+    en_ronda: bool
+
+
 class Outcome(NamedTuple):
     """How a finished mesa ended (`Game.outcome`).
 
@@ -160,7 +179,7 @@ class GameView:
     before it is revealed.
 
     Attributes:
-        seat, team: the viewer (team = seat % 2).
+        seat, team: the viewer (team = seat % 2); both None for a spectator.
         players: 2 or 4.
         rules: the table's `Rules`.
         hand: the viewer's own cards, in the order dealt.
@@ -181,8 +200,8 @@ class GameView:
         winner: the team that won the mesa, or None.
     """
 
-    seat: int
-    team: int
+    seat: int | None
+    team: int | None
     players: int
     rules: Rules
     hand: tuple[Card, ...]
@@ -211,7 +230,7 @@ class GameView:
     @property
     def my_turn(self) -> bool:
         """True when this seat is to play."""
-        return self.to_play == self.seat
+        return self.seat is not None and self.to_play == self.seat
 
     def unseen_cards(self) -> list[Card]:
         """Cards this seat cannot locate: in other hands or in the stock (sorted)."""
@@ -490,13 +509,35 @@ class Game:
             raise CardNotInHandError(f"{card} is not in seat {self.to_play}'s hand")
         return [o[0] for o in self._options_by_card()[card]]
 
-    def view(self, seat: int) -> GameView:
-        """What ``seat`` may see (see `GameView`).
+    def explain(self, play: Play) -> PlayInfo:
+        """Describe a legal play of the seat in turn without playing it.
+
+        Raises:
+            GameOverError, CardNotInHandError, IllegalCaptureError: as `play` would, for the same play.
+        """
+        if self.to_play is None:
+            raise GameOverError("the mesa is over")
+        _, base, is_match = self._find_option(self.to_play, play)
+        captures = frozenset(play.captures)
+        if not captures:
+            return PlayInfo((), (), False, False, False)
+        escalera = tuple(sorted((c for c in captures if c not in base), key=lambda c: c.rank))
+        prev = (self.to_play - 1) % self.players
+        trailed = self.last_trail
+        caida = (trailed is not None and self.last_trail_seat == prev and trailed in base
+                 and (is_match or self.rules.caida_by_sum))
+        ronda = self.rondas.get(prev)
+        en_ronda = caida and ronda is not None and ronda[0] == trailed.rank  # type: ignore[union-attr]
+        return PlayInfo(base, escalera, caida, len(captures) == len(self.table), en_ronda)
+
+    def view(self, seat: int | None) -> GameView:
+        """What ``seat`` may see (see `GameView`); ``None`` gives a spectator's view: no hand, no legal
+        plays, and every ronda rank hidden until it is revealed.
 
         Raises:
             PositionError: not a seat of this game.
         """
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise PositionError(f"no seat {seat!r} at a {self.players}-player table")
         events = tuple(
             e.hidden() if i in self.hidden and e.seat != seat else e for i, e in enumerate(self.events)
@@ -506,10 +547,10 @@ class Game:
         )
         return GameView(
             seat=seat,
-            team=seat % 2,
+            team=None if seat is None else seat % 2,
             players=self.players,
             rules=self.rules,
-            hand=tuple(self.hands[seat]),
+            hand=() if seat is None else tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             table=tuple(self.table),
             last_trail=self.last_trail,
@@ -529,7 +570,7 @@ class Game:
             chica_number=self.chica_number,
             rondas=rondas,
             events=events,
-            legal_plays=tuple(self.legal_plays()) if self.to_play == seat else (),
+            legal_plays=tuple(self.legal_plays()) if seat is not None and self.to_play == seat else (),
             winner=self.winner,
         )
 
@@ -556,21 +597,28 @@ class Game:
         current = self.to_play
         if seat is not None and seat != current:
             raise NotYourTurnError(f"it is seat {current}'s turn, not seat {seat}'s")
-        card = play.card
-        if not isinstance(card, Card) or card not in self.hands[current]:
-            raise CardNotInHandError(f"{card} is not in seat {current}'s hand")
-        captures = play.captures if isinstance(play.captures, frozenset) else frozenset(play.captures)
-        for option in self._options_by_card()[card]:
-            if option[0].captures == captures:
-                break
-        else:
-            if not captures:
-                raise IllegalCaptureError(f"{card} can capture, so it may not be trailed (forced capture)")
-            shown = " + ".join(str(c) for c in sorted(captures))
-            raise IllegalCaptureError(f"{card} cannot capture exactly {shown}")
+        option = self._find_option(current, play)
         start = len(self.events)
         self._apply(current, option)
         return self.events[start:]
+
+    def _find_option(self, seat: int, play: Play) -> _Option:
+        """The legal option of ``seat`` (the seat in turn) equal to ``play``.
+
+        Raises:
+            CardNotInHandError, IllegalCaptureError: no such option.
+        """
+        card = play.card
+        if not isinstance(card, Card) or card not in self.hands[seat]:
+            raise CardNotInHandError(f"{card} is not in seat {seat}'s hand")
+        captures = play.captures if isinstance(play.captures, frozenset) else frozenset(play.captures)
+        for option in self._options_by_card()[card]:
+            if option[0].captures == captures:
+                return option
+        if not captures:
+            raise IllegalCaptureError(f"{card} can capture, so it may not be trailed (forced capture)")
+        shown = " + ".join(str(c) for c in sorted(captures))
+        raise IllegalCaptureError(f"{card} cannot capture exactly {shown}")
 
     def _options_by_card(self) -> dict[Card, list[_Option]]:
         """Every option of each card in the hand in turn, computed once per turn (R17, R18, R21)."""
@@ -690,9 +738,11 @@ class Game:
         else:
             points, blocked = self._award(team, award, caida=True)  # type: ignore[arg-type]
         events.append(Event(K.CAIDA, seat, team, trailed, points=points, blocked=blocked,
-                            scores=tuple(self.scores), limpia=limpia, en_ronda=en_ronda))  # type: ignore[arg-type]
+                            scores=tuple(self.scores), limpia=limpia, en_ronda=en_ronda,  # type: ignore[arg-type]
+                            reason=CHICA if instant == "caida_en_ronda" else None))
         if four:
-            events.append(Event(K.FOUR_CAIDAS, seat, team, number=4))
+            events.append(Event(K.FOUR_CAIDAS, seat, team, number=4,
+                                reason=CHICA if instant == "four_caidas" else None))
         if instant:
             return self._win_chica(team, instant)
         if self.scores[team] >= rules.target:
@@ -780,7 +830,8 @@ class Game:
                     points, blocked = self._award(team, rules.ronda, caida=False, cutoff=rules.ronda_cutoff)
                     kind = K.RONDA
                 elif rules.doble_ronda == CHICA:
-                    self.events.append(Event(K.DOBLE_RONDA, seat, team, rank=rank, scores=tuple(self.scores)))  # type: ignore[arg-type]
+                    self.events.append(Event(K.DOBLE_RONDA, seat, team, rank=rank, reason=CHICA,
+                                             scores=tuple(self.scores)))  # type: ignore[arg-type]
                     return self._win_chica(team, "doble_ronda")
                 else:
                     points, blocked = self._award(team, rules.doble_ronda, caida=False,  # type: ignore[arg-type]
@@ -841,7 +892,7 @@ class Game:
             for t in order:
                 if counts[t] == 0 and winner is None:
                     award(K.FALLA, 1 - t, rules.falla, use_cutoff=False)
-        events.append(Event(K.HAND_END, counts=counts, scores=tuple(self.scores)))  # type: ignore[arg-type]
+        events.append(Event(K.HAND_END, counts=counts, scores=tuple(self.scores), number=self.hand_number))  # type: ignore[arg-type]
         if winner is not None:
             return self._win_chica(winner, "target")
         self.dealer = self.mano

@@ -250,3 +250,42 @@ def test_to_dict_is_json_and_round_trips():
     assert Game.from_dict(data) == game
     with pytest.raises(PositionError):
         Game.from_dict({"version": 99})
+
+
+# ------------------------------------------------------------------ describing plays, spectators
+
+def test_T01_explain_names_base_escalera_and_limpia():
+    game = Game.from_position(Rules(), hands=[["7D"], []], table="3C 4D JS QH KC", last_trail="KC",
+                              dealer=0, to_play=0)
+    info = game.explain(Play.parse("7D", "3C 4D JS QH KC"))
+    assert info.base == tuple(map(Card.parse, ["3C", "4D"]))
+    assert info.escalera == tuple(map(Card.parse, ["JS", "QH", "KC"]))
+    assert info.limpia and not info.caida and not info.en_ronda
+    assert game.explain(Play.trail("7D")) == ((), (), False, False, False)
+    with pytest.raises(IllegalCaptureError):
+        game.explain(Play.parse("7D", "3C"))
+
+
+def test_T07_explain_names_the_caida():
+    game = Game.from_position(Rules(), hands=[["7H"], []], table="KD 7S", last_trail="7S", dealer=0, to_play=0)
+    info = game.explain(Play.parse("7H", "7S"))
+    assert info.caida and not info.limpia and info.base == (Card.parse("7S"),)
+
+
+def test_spectator_view_has_no_hand_no_plays_and_hidden_rondas():
+    game = Game.from_position(Rules(), hands=[["6H", "2D"], ["KC", "4S"]], table="QH", dealer=1, to_play=0,
+                              rondas={1: "6"})
+    spectator = game.view(None)
+    assert spectator.seat is None and spectator.team is None and spectator.hand == ()
+    assert spectator.legal_plays == () and not spectator.my_turn
+    assert spectator.rondas == ((1, None),) and spectator.hand_sizes == (2, 2)
+
+
+def test_instant_chica_events_say_so():
+    game = Game.from_position(Rules.preset("cuenca"), hands=[["2D"], ["6H", "KC"]], table="QH 6C",
+                              last_trail="6C", dealer=1, to_play=1, rondas={0: "6"})
+    events = game.play(Play.parse("6H", "6C"))
+    caida = next(e for e in events if e.kind == K.CAIDA)
+    assert caida.reason == CHICA and caida.points == 0
+    won = next(e for e in events if e.kind == K.CHICA_WON)
+    assert won.reason == "caida_en_ronda" and won.team == 1
