@@ -6,6 +6,7 @@ commands there.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,18 +18,34 @@ from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
 from bot.tables import TableService
+from bot.tables.timers import Clock
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables",)
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
     read_message_history=True,
 )
 """What the bot needs in a channel: view it, send (also in threads), embed links, read history."""
+
+
+class DiscordClock:
+    """The table service's clock in the bot: UTC seconds from `discord.utils.utcnow` and `asyncio.sleep`.
+
+    In production this is the system clock; under SimCord both follow its virtual clock, so the tests
+    drive every turn timer with ``env.advance_time`` and never sleep."""
+
+    def now(self) -> float:
+        """UTC seconds since the epoch."""
+        return discord.utils.utcnow().timestamp()
+
+    async def sleep(self, seconds: float) -> None:
+        """`asyncio.sleep`."""
+        await asyncio.sleep(max(0.0, seconds))
 
 
 class CuarentaBot(commands.AutoShardedBot):
@@ -55,9 +72,14 @@ class CuarentaBot(commands.AutoShardedBot):
                  offload: Callable[..., Awaitable[Any]] | None = None, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
+                 table_clock: Clock | None = None, members_intent: bool | None = None,
                  **options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # Members leaving the server (GUILD_MEMBER_REMOVE) need the privileged members intent; it is
+        # opt-in (DISCORD_MEMBERS_INTENT=1, and enabled in the developer portal). Without it, a member who
+        # left is handed to a computer player by the turn timer instead.
+        intents.members = settings.members_intent if members_intent is None else members_intent
         options.setdefault("shard_count", 1)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
@@ -68,6 +90,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self._edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep
+        self._table_clock = table_clock
         self.sync_only = sync_only
         self._store_open = False
 
@@ -83,7 +106,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.store = await Store.open(self.settings.database_path)
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
-                                   offload=self._offload)
+                                   offload=self._offload, clock=self._table_clock or DiscordClock())
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep)
         self.tables.set_notifier(self.notifier)

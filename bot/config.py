@@ -5,6 +5,8 @@ Variables (see `.env.example`):
     DATABASE_PATH: the SQLite file, default ``cuarenta.db``.
     DISCORD_GUILD_ID: optional development server; its commands sync on every start.
     LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR.
+    DISCORD_MEMBERS_INTENT: ``1`` to receive members leaving the server (a privileged intent: enable it
+        in the developer portal too); their seat then passes to a computer player at once.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class Settings:
     log_level: str = "INFO"
     ai_delay: float = 0.8
     """Seconds a computer player waits before playing, so humans can follow (0 in tests)."""
+    members_intent: bool = False
+    """Declare the privileged members intent (to hear members leaving the server)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
@@ -52,4 +56,5 @@ class Settings:
             database_path=(env.get("DATABASE_PATH") or "cuarenta.db").strip(),
             guild_id=int(guild_raw) if guild_raw else None,
             log_level=level,
+            members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
         )

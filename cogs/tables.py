@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.engine import PRESET_NAMES
 from bot.i18n import lang_of, t
-from bot.tables import Choice, Played, Table, TableError, TableService
+from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
 from bot.ui import render
 from bot.ui.items import TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
@@ -128,25 +128,29 @@ class TablesCog(commands.Cog):
     # ------------------------------------------------------------------ commands
 
     @cuarenta.command(name=_s("new", "cmd.new.name"), description=_s("Open a Cuarenta table in this channel", "cmd.new.desc"))
-    @app_commands.rename(players=_s("players", "opt.players.name"), rules=_s("rules", "opt.rules.name"))
+    @app_commands.rename(players=_s("players", "opt.players.name"), rules=_s("rules", "opt.rules.name"),
+                         turn_timer=_s("turn_timer", "opt.turn_timer.name"))
     @app_commands.describe(players=_s("2 (1 v 1) or 4 (2 v 2)", "opt.players.desc"),
-                           rules=_s("The table's rules preset", "opt.rules.desc"))
+                           rules=_s("The table's rules preset", "opt.rules.desc"),
+                           turn_timer=_s("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"))
     @app_commands.choices(players=PLAYER_CHOICES, rules=PRESET_CHOICES)
-    async def new(self, interaction: discord.Interaction, players: int = 4, rules: str = "quito") -> None:
-        """Open a table in this channel; the host sits on team A."""
+    async def new(self, interaction: discord.Interaction, players: int = 4, rules: str | None = None,
+                  turn_timer: app_commands.Range[int, 30, 300] | None = None) -> None:
+        """Open a table in this channel; the host sits on team A. Without ``rules``, the server's default
+        preset (`/cuarenta settings`)."""
 
         async def run(lang: str) -> None:
             channel = interaction.channel
-            perms = interaction.app_permissions
-            can_send = perms.send_messages_in_threads if isinstance(channel, discord.Thread) else perms.send_messages
-            if not (perms.view_channel and can_send and perms.embed_links):
-                raise TableError("err.bot_permissions")
+            missing = missing_permissions(interaction.app_permissions, isinstance(channel, discord.Thread))
+            if missing:
+                raise TableError("err.bot_permissions_which",
+                                 missing=", ".join(t(f"perm.{name}", lang) for name in missing))
             table = await self.service.create(
                 guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
                 user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
                 players=players, preset=rules,
                 guild_name=interaction.guild.name if interaction.guild else "",
-                channel_name=getattr(channel, "name", "") or "",
+                channel_name=getattr(channel, "name", "") or "", turn_timer=turn_timer,
             )
             await self._say(interaction, t("ok.created", lang, table=table.id))
             await self._welcome(interaction, table, lang)
@@ -168,14 +172,17 @@ class TablesCog(commands.Cog):
         await self._say(interaction, t("ok.joined", lang, team="AB"[got], table=table.id))
         await self._welcome(interaction, table, lang)
 
-    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table before it starts", "cmd.leave.desc"))
+    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave this channel's table (lobby only)."""
+        """Leave this channel's table; mid-game a computer player takes the seat (the mesa goes on, casual)."""
         await self._guard(interaction, lambda lang: self._leave(interaction, self._channel_table(interaction), lang))
 
     async def _leave(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
+        in_play = table.status == PLAYING
         result = await self.service.leave(table.id, user_id=interaction.user.id)
-        if result.closed:
+        if in_play:
+            text = t("ok.left_game", lang, table=table.id)
+        elif result.closed:
             text = t("ok.closed_by_leave", lang, table=table.id)
         elif result.new_host is not None:
             text = t("ok.host_passed", lang, table=table.id,
@@ -218,6 +225,34 @@ class TablesCog(commands.Cog):
             await self._say(interaction, t("ok.reposted", lang))
 
         await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("kick", "cmd.kick.name"), description=_s("Replace a player with a computer player (host or Manage Server)", "cmd.kick.desc"))
+    @app_commands.rename(player=_s("player", "opt.member.name"))
+    @app_commands.describe(player=_s("The player to replace", "opt.member.desc"))
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """The host, or a member with Manage Server, replaces a player with a computer player (in a lobby,
+        frees their seat)."""
+
+        async def run(lang: str) -> None:
+            table = self._channel_table(interaction)
+            can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+            await self.service.kick(table.id, user_id=interaction.user.id, target_id=player.id, can_manage=can_manage)
+            name = discord.utils.escape_mentions(discord.utils.escape_markdown(player.display_name))
+            await self._say(interaction, t("ok.kicked", lang, name=name, table=table.id))
+
+        await self._guard(interaction, run)
+
+    @cuarenta.command(name=_s("back", "cmd.back.name"), description=_s("Take your seat back from the computer player", "cmd.back.desc"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        """An away player takes their seat back."""
+        await self._guard(interaction, lambda lang: self._back(interaction, lang))
+
+    async def _back(self, interaction: discord.Interaction, lang: str) -> None:
+        table = self.service.table_of_user(interaction.user.id)
+        seat = table.seat_of(interaction.user.id) if table is not None else None
+        was_away = table is not None and seat is not None and bool(table.seats[seat].away)  # type: ignore[union-attr]
+        table = await self.service.back(interaction.user.id)
+        await self._say(interaction, t("ok.back" if was_away else "ok.not_away", lang, table=table.id))
 
     @cuarenta.command(name=_s("end", "cmd.end.name"), description=_s("End this channel's table", "cmd.end.desc"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -363,6 +398,46 @@ class TablesCog(commands.Cog):
             await self._say(interaction, t("ok.rematch", lang, table=table.id))
 
         await self._guard(interaction, run)
+
+    async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"I'm back" on an away player's hand."""
+        await self._guard(interaction, lambda lang: self._back(interaction, lang))
+
+    # ------------------------------------------------------------------ people and channels going away
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server or was removed: a computer player takes their seat (needs the
+        members intent, see `bot.config`)."""
+        await self._quietly("member removed", self.service.member_gone(payload.guild_id, payload.user.id))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """The table's channel was deleted: the table ends at once and frees its players."""
+        await self._quietly("channel deleted", self.service.channel_gone(channel.id))
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """The table's thread was deleted: the table ends at once and frees its players."""
+        await self._quietly("thread deleted", self.service.channel_gone(payload.thread_id))
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left or was removed from a server: its tables end."""
+        await self._quietly("guild removed", self.service.guild_gone(guild.id))
+
+    @staticmethod
+    async def _quietly(what: str, work: Awaitable[Any]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("handling %s failed", what)
+
+
+def missing_permissions(perms: discord.Permissions, in_thread: bool) -> list[str]:
+    """The permissions the bot lacks to run a table in a channel (names as in ``perm.*`` messages)."""
+    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "embed_links"]
+    return [name for name in needed if not getattr(perms, name)]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -28,3 +28,29 @@ def rng_for(seed: int | str, view: GameView) -> random.Random:
     (hand, deal, cards played so far), so a computer player's moves replay from the seed."""
     played = sum(1 for e in view.events if e.kind == "played")
     return random.Random(f"cuarenta-ai/{seed}/{view.seat}/{view.hand_number}/{played}")
+
+
+LEVELS: tuple[str, ...] = ("facil", "medio", "dificil", "greedy")
+"""The levels `player_for` knows, easiest first (``greedy`` is the plain baseline)."""
+
+
+def player_for(level: str) -> Player:
+    """A new computer player for a level name: ``"facil"``, ``"medio"``, ``"dificil"`` or ``"greedy"``
+    (case and surrounding spaces ignored).
+
+    ``dificil`` searches for up to ~150 ms a move: call it off the event loop (``run_in_executor``).
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    from .dificil import PimcPlayer
+    from .facil import NoisyGreedyPlayer
+    from .greedy import GreedyPlayer
+    from .medio import SafeGreedyPlayer
+
+    key = level.strip().lower() if isinstance(level, str) else level
+    factories = {"facil": NoisyGreedyPlayer, "medio": SafeGreedyPlayer, "dificil": PimcPlayer,
+                 "greedy": GreedyPlayer}
+    if key not in factories:
+        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
+    return factories[key]()

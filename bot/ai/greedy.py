@@ -7,6 +7,17 @@ import random
 from bot.engine import GameView, Play
 
 
+def is_caida(view: GameView, play: Play) -> bool:
+    """True when ``play`` is a caída: a match of the card the seat before just trailed (R22).
+
+    The ``caida_by_sum`` variant (a sum taking that card) counts too when the table's rules use it.
+    """
+    lt = view.last_trail
+    if lt is None or lt not in play.captures or view.last_trail_seat != (view.seat - 1) % view.players:
+        return False
+    return lt.rank == play.card.rank or (view.rules.caida_by_sum and lt.rank < play.card.rank)
+
+
 def capture_value(view: GameView, play: Play) -> float:
     """Immediate value of a play for the seat: points it scores now (caída, limpia) plus cards taken.
 
@@ -19,7 +30,7 @@ def capture_value(view: GameView, play: Play) -> float:
     if view.last_trail is not None and view.last_trail in play.captures \
             and view.last_trail_seat == (view.seat - 1) % view.players \
             and view.last_trail.rank == play.card.rank:
-        value += 6.0
+        value += 6.0  # caída (the plain greedy baseline ignores the caida_by_sum variant)
     if len(play.captures) == len(view.table):
         value += 6.0
     return value

@@ -8,7 +8,9 @@ Public API::
         await ratings.record_chica(result)       # stores + rates once; a retry is a no-op
     page = await ratings.leaderboard(g, "2v2", page=0, viewer=user_id)
 
-The tables come from ``schema.sql`` (`SCHEMA_PATH`), one migration on top of migration 1. The rating
+The tables come from the store's migration ``0002_ratings.sql`` (`SCHEMA_PATH`). In the bot, the table
+service records every chica inside the transaction that saves the play ending it (``joined=True``) and
+catches up at startup; the Discord side is ``cogs/leaderboard.py`` with ``bot/ui/boards.py``. The rating
 math (openskill Plackett-Luce, shown rating ``1500 + 24·(μ − 3σ)``) is in `bot.ratings.skill`.
 """
 

@@ -15,6 +15,7 @@ Every query is scoped by guild: nothing from one server is visible from another.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sqlite3
@@ -46,7 +47,6 @@ from .skill import (
 
 SCHEMA_PATH = Path(__file__).parents[1] / "store" / "migrations" / "0002_ratings.sql"
 """The ratings schema: migration 2 of the bot's store."""
-"""The migration that creates this package's tables (to be copied as the next numbered migration)."""
 
 PAGE_SIZE = 10
 """Leaderboard rows per page."""
@@ -449,11 +449,23 @@ class Ratings:
     Args:
         conn: the open ``aiosqlite.Connection`` (schema at or past this package's migration).
         clock: returns the current aware UTC time (tests pass a fixed clock).
+        write_lock: the lock that serializes write transactions on the shared connection (the store's
+            `bot.store.Store.write_lock`). Every write takes it, so a write can never join the store's
+            open transaction by accident; ``record_chica(s)(…, joined=True)`` is for a caller that holds it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], datetime] = _now) -> None:
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], datetime] = _now, *,
+                 write_lock: asyncio.Lock | None = None) -> None:
         self._conn = conn
         self._clock = clock
+        self._lock = write_lock or asyncio.Lock()
+
+    async def _write(self, fn: Callable[..., _T], *args: Any, joined: bool = False) -> _T:
+        """Run the write job ``fn`` under the write lock (unless the caller holds it: ``joined``)."""
+        if joined:
+            return await self._run(fn, *args)
+        async with self._lock:
+            return await self._run(fn, *args)
 
     async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
         # One job on aiosqlite's worker thread (its private `_execute`, stable in 0.22): the statements
@@ -463,7 +475,7 @@ class Ratings:
 
     # ------------------------------------------------------------------ recording
 
-    async def record_chica(self, result: ChicaResult) -> Recorded:
+    async def record_chica(self, result: ChicaResult, *, joined: bool = False) -> Recorded:
         """Store a finished chica and, when it counts, rate it — atomically and exactly once.
 
         The chica goes into the guild's current season (season 1 is opened on the first chica). It is
@@ -479,17 +491,21 @@ class Ratings:
             `Recorded`; ``bool(result)`` is True only when it rated now. A chica already stored (same
             ``table_id``, ``chica_number``) returns ``stored=False`` and changes nothing.
 
+        ``joined=True``: the caller holds the write lock and has its transaction open (the store saving
+        the play that ended the chica); this then runs inside that transaction.
+
         Raises:
             RatingsError: that (table_id, chica_number) is already stored for another guild.
         """
-        return await self._run(_transaction_of(_record), result)
+        return await self._write(_transaction_of(_record), result, joined=joined)
 
-    async def record_chicas(self, results: Sequence[ChicaResult]) -> list[Recorded]:
+    async def record_chicas(self, results: Sequence[ChicaResult], *, joined: bool = False) -> list[Recorded]:
         """`record_chica` for several chicas in one transaction, in order (for catching up after a
-        restart: pass every `chica_results` of a table; the ones already stored are skipped)."""
+        restart: pass every `chica_results` of a table; the ones already stored are skipped).
+        ``joined`` as in `record_chica`."""
         def many(db: sqlite3.Connection) -> list[Recorded]:
             return [_record(db, r) for r in results]
-        return await self._run(_transaction_of(many))
+        return await self._write(_transaction_of(many), joined=joined)
 
     # ------------------------------------------------------------------ reads
 
@@ -555,7 +571,7 @@ class Ratings:
                                   (guild_id,)).fetchone()[0]
                 return _open_season(db, guild_id, (last or 0) + 1, name, "hard", when)
             return _close(db, guild_id, name, when)
-        return await self._run(_transaction_of(start))
+        return await self._write(_transaction_of(start))
 
     async def end_season(self, guild_id: int, next_name: str | None = None) -> SeasonClose:
         """Close the current season (Manage Server): freeze its standings with the current eligibility
@@ -573,7 +589,7 @@ class Ratings:
 
         def end(db: sqlite3.Connection) -> SeasonClose:
             return _close(db, guild_id, next_name, when)
-        return await self._run(_transaction_of(end))
+        return await self._write(_transaction_of(end))
 
     # ------------------------------------------------------------------ settings
 
@@ -599,7 +615,7 @@ class Ratings:
                 db.execute(f"INSERT INTO guild_settings (guild_id, {cols}) VALUES (?, {marks})"
                            f" ON CONFLICT (guild_id) DO UPDATE SET {updates}", (guild_id, *values.values()))
             return _settings(db, guild_id)
-        return await self._run(_transaction_of(write))
+        return await self._write(_transaction_of(write))
 
 
 def _transaction_of(fn: Callable[..., _T]) -> Callable[..., _T]:
@@ -668,7 +684,7 @@ def _record(db: sqlite3.Connection, r: ChicaResult) -> Recorded:
         season = _open_season(db, guild, 1, None, "hard", r.finished_at)
     seats = r.seats()
     humans = [s for s in seats if s[2] is not None]
-    rated = bool(humans) and (not r.has_computer or settings.rate_bots)
+    rated = bool(humans) and not r.casual and (not r.has_computer or settings.rate_bots)
     when = _iso(r.finished_at)
     mode = r.mode
     cur = db.execute(

@@ -51,6 +51,8 @@ class ChicaResult:
         reason: why it was won (``"target"``, ``"doble_ronda"``, ``"caida_en_ronda"``, ``"four_caidas"``).
         stats: per-seat counts, same shape as ``teams``; empty means all zero.
         finished_at: aware datetime (stored in UTC, to the second); defaults to now.
+        casual: never rate this chica (it is still stored and counted in stats), e.g. a table where a
+            player left mid-game. Default False: the server's rules decide.
 
     Raises:
         ValueError: teams not 1+1 or 2+2, winner not 0/1, a user in two seats, or stats of another shape.
@@ -66,6 +68,7 @@ class ChicaResult:
     reason: str = "target"
     stats: tuple[tuple[SeatStats, ...], ...] = ()
     finished_at: datetime = field(default_factory=_now)
+    casual: bool = False
 
     def __post_init__(self) -> None:
         teams = tuple(tuple(t) for t in self.teams)
@@ -108,7 +111,7 @@ class ChicaResult:
 
 def chica_results(
     events: Iterable[Event | dict[str, Any]], seats: Sequence[int | None], *, guild_id: int,
-    table_id: int, finished_at: datetime | None = None,
+    table_id: int, finished_at: datetime | None = None, casual: bool = False,
 ) -> list[ChicaResult]:
     """The finished chicas in an engine event log (each CHICA_START … CHICA_WON span).
 
@@ -118,6 +121,7 @@ def chica_results(
         guild_id, table_id: where the mesa was played.
         finished_at: the time given to every result (default: now). The engine keeps no clock, so pass
             the real time when a chica has just ended.
+        casual: mark every result casual (stored, never rated).
 
     Returns:
         One `ChicaResult` per CHICA_WON, in order; an unfinished chica gives nothing.
@@ -156,6 +160,7 @@ def chica_results(
                 guild_id=guild_id, table_id=table_id, chica_number=e.number or number, teams=teams,
                 winner=int(e.team), scores=tuple(e.scores or (0, 0)),  # type: ignore[arg-type]
                 zapatero=bool(e.zapatero), reason=e.reason or "target", stats=stats, finished_at=when,
+                casual=casual,
             ))
     return out
 

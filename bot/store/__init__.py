@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ class TableRow:
     game: dict[str, Any] | None
     messages: dict[str, Any]
     meta: dict[str, Any]
+    timers: dict[str, Any] = field(default_factory=dict)
+    casual: bool = False
 
 
 class Store:
@@ -75,6 +78,11 @@ class Store:
     def connection(self) -> aiosqlite.Connection:
         """The one long-lived connection, for repositories of other packages (`bot.ratings.Ratings`)."""
         return self._conn
+
+    @property
+    def write_lock(self) -> asyncio.Lock:
+        """The lock held by every write transaction on the connection (shared with `bot.ratings.Ratings`)."""
+        return self._write
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -154,16 +162,26 @@ class Store:
         self, *, table_id: int, host_id: int | None, status: str, seed: str | None, seats: list[Any],
         game: dict[str, Any] | None, play: tuple[int, int, str, str] | None = None,
         mesa: dict[str, Any] | None = None,
+        before_commit: Callable[[], Awaitable[Any]] | None = None,
+        timers: dict[str, Any] | None = None, casual: bool | None = None,
     ) -> None:
         """Write a table's state in one transaction, with the play that produced it
-        (``(seq, seat, card, captures)``) and, when the mesa just ended, its result row."""
+        (``(seq, seat, card, captures)``) and, when the mesa just ended, its result row.
+
+        ``before_commit`` runs inside the transaction, after these writes, with the write lock held (the
+        ratings of the chicas the play finished); if it raises, nothing is written.
+
+        ``timers`` (the table's clocks, JSON) and ``casual`` (the mesa is unrated from now on) are written in
+        the same transaction when given."""
         async with self._write:
             try:
                 await self._conn.execute(
                     "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
+                    " timers = COALESCE(?, timers), casual = COALESCE(?, casual),"
                     " updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
                     (host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
-                     table_id),
+                     json.dumps(timers) if timers is not None else None,
+                     int(casual) if casual is not None else None, table_id),
                 )
                 if play is not None:
                     await self._conn.execute(
@@ -177,6 +195,8 @@ class Store:
                         " :preset, :players, :seed, :winner, :chicas_a, :chicas_b, :zapateria, :seats)",
                         {**mesa, "table_id": table_id, "seats": json.dumps(mesa["seats"])},
                     )
+                if before_commit is not None:
+                    await before_commit()
             except BaseException:
                 await self._conn.rollback()
                 raise
@@ -196,6 +216,8 @@ class Store:
             players=row["players"], preset=row["preset"], status=row["status"], seed=row["seed"],
             seats=json.loads(row["seats"]), game=json.loads(row["game"]) if row["game"] else None,
             messages=json.loads(row["messages"]), meta=json.loads(row["meta"]),
+            timers=json.loads(row["timers"]) if "timers" in row.keys() else {},
+            casual=bool(row["casual"]) if "casual" in row.keys() else False,
         )
 
     async def load_table(self, table_id: int) -> TableRow | None:
@@ -208,6 +230,16 @@ class Store:
         """Every table in the lobby or in play, oldest first (restored after a restart)."""
         async with self._conn.execute(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [self._row(r) for r in rows]
+
+    async def load_finished_tables(self, since_days: float) -> list[TableRow]:
+        """Tables whose mesa finished within the last ``since_days`` days, oldest first (the ratings
+        catch-up after a restart)."""
+        async with self._conn.execute(
+            "SELECT * FROM tables WHERE status = 'finished' AND updated_at >= strftime('%Y-%m-%dT%H:%M:%SZ',"
+            " 'now', ?) ORDER BY id", (f"-{float(since_days)} days",)
         ) as cur:
             rows = await cur.fetchall()
         return [self._row(r) for r in rows]
@@ -230,6 +262,20 @@ class Store:
         out["seats"] = json.loads(out["seats"])
         return out
 
+    async def seat_names(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+        """The name each user had when they last took a seat at a table of this guild (for boards when
+        the member is not in the bot's cache); users never seated are missing from the result."""
+        wanted = {int(u) for u in user_ids}
+        if not wanted:
+            return {}
+        async with self._conn.execute(
+            "SELECT json_extract(s.value, '$.user_id') AS user_id, json_extract(s.value, '$.name') AS name"
+            " FROM tables t, json_each(t.seats) s WHERE t.guild_id = ? AND s.type = 'object'"
+            " AND json_extract(s.value, '$.user_id') IS NOT NULL ORDER BY t.id", (guild_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return {r["user_id"]: r["name"] for r in rows if r["user_id"] in wanted and r["name"]}
+
     # ------------------------------------------------------------------ guild settings
 
     async def guild_language(self, guild_id: int) -> str | None:
@@ -247,6 +293,43 @@ class Store:
                 "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
                 (guild_id, language),
+            )
+            await self._conn.commit()
+
+    # ------------------------------------------------------------------ table clocks (issue 6)
+
+    async def save_timers(self, table_id: int, timers: dict[str, Any], casual: bool | None = None) -> None:
+        """Write a table's clocks (and, when given, its casual flag) alone: a reminder sent, a deadline
+        moved after a restart, a lobby deadline set."""
+        async with self._write:
+            await self._conn.execute(
+                "UPDATE tables SET timers = ?, casual = COALESCE(?, casual) WHERE id = ?",
+                (json.dumps(timers), int(casual) if casual is not None else None, table_id),
+            )
+            await self._conn.commit()
+
+    async def guild_turn_timer(self, guild_id: int) -> int | None:
+        """A server's default turn timer in seconds, or None when it has no settings row (the default
+        applies)."""
+        async with self._conn.execute(
+            "SELECT turn_timer FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row["turn_timer"]) if row else None
+
+    async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
+        """Choose a server's default turn timer (30–300 seconds).
+
+        Raises:
+            ValueError: out of range.
+        """
+        if not 30 <= seconds <= 300:
+            raise ValueError("turn_timer must be between 30 and 300 seconds")
+        async with self._write:
+            await self._conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_timer) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_timer = excluded.turn_timer",
+                (guild_id, seconds),
             )
             await self._conn.commit()
 

@@ -29,6 +29,10 @@ class Seat:
         ai: the computer player's level (``"greedy"``), None for a person.
         ai_number: 1, 2, 3 … to tell computer players apart.
         locale: ``"es"`` or ``"en"``, the language of this player's DMs.
+        away: a person whose seat a computer player plays until they come back (two turn timeouts in a
+            row); they keep the seat, their DMs and their hand.
+        stands_for: for a computer player that replaced a person who left or was removed mid-game,
+            that person's name (shown as "Computer 3 (for ana)").
     """
 
     user_id: int | None
@@ -36,22 +40,34 @@ class Seat:
     ai: str | None = None
     ai_number: int = 0
     locale: str = "es"
+    away: bool = False
+    stands_for: str = ""
 
     @property
     def is_ai(self) -> bool:
         """True for a computer player."""
         return self.ai is not None
 
+    @property
+    def autoplays(self) -> bool:
+        """True when a computer player makes this seat's moves (a computer player, or a person away)."""
+        return self.ai is not None or self.away
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
-        return {"user_id": self.user_id, "name": self.name, "ai": self.ai, "ai_number": self.ai_number,
-                "locale": self.locale}
+        out: dict[str, Any] = {"user_id": self.user_id, "name": self.name, "ai": self.ai,
+                               "ai_number": self.ai_number, "locale": self.locale}
+        if self.away:
+            out["away"] = True
+        if self.stands_for:
+            out["stands_for"] = self.stands_for
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         """Inverse of `to_dict`."""
         return cls(data.get("user_id"), data.get("name", ""), data.get("ai"), data.get("ai_number", 0),
-                   data.get("locale", "es"))
+                   data.get("locale", "es"), bool(data.get("away", False)), data.get("stands_for", ""))
 
 
 @dataclass
@@ -83,6 +99,43 @@ class Messages:
                    dict(data.get("dms") or {}), list(data.get("dm_closed") or []))
 
 
+@dataclass
+class Timers:
+    """A table's clocks, persisted with it (``tables.timers``) so they resume after a restart.
+
+    All instants are absolute UTC seconds from the service's clock.
+
+    Attributes:
+        turn_timer: seconds per turn for this table (30–300).
+        deadline: when the current turn expires, or None (no person to wait for).
+        nonce: the turn nonce ``deadline`` belongs to; seat: the seat it waits for.
+        reminded: the 2/3 reminder for this deadline was sent.
+        strikes: per seat (string key), consecutive turns that expired.
+        lobby_deadline: when an unstarted lobby closes itself, or None.
+    """
+
+    turn_timer: int = 90
+    deadline: float | None = None
+    nonce: int = -1
+    seat: int = -1
+    reminded: bool = False
+    strikes: dict[str, int] = field(default_factory=dict)
+    lobby_deadline: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"turn_timer": self.turn_timer, "deadline": self.deadline, "nonce": self.nonce, "seat": self.seat,
+                "reminded": self.reminded, "strikes": dict(self.strikes), "lobby_deadline": self.lobby_deadline}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Timers:
+        """Inverse of `to_dict` (missing keys take their defaults)."""
+        data = data or {}
+        return cls(int(data.get("turn_timer", 90)), data.get("deadline"), int(data.get("nonce", -1)),
+                   int(data.get("seat", -1)), bool(data.get("reminded", False)),
+                   {str(k): int(v) for k, v in (data.get("strikes") or {}).items()}, data.get("lobby_deadline"))
+
+
 @dataclass(eq=False)
 class Table:
     """A table in a channel: its lobby, its seats and, once started, its `Game`.
@@ -102,6 +155,10 @@ class Table:
     game: Game | None = None
     messages: Messages = field(default_factory=Messages)
     meta: dict[str, Any] = field(default_factory=dict)
+    timers: Timers = field(default_factory=Timers)
+    casual: bool = False
+    """Casual (unrated) from now on: a person left, was removed or kicked, or a computer player took an
+    away person's seat. Persisted as ``tables.casual``; the ratings hook must not rate such a mesa."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -144,6 +201,10 @@ class Table:
     def humans(self) -> list[tuple[int, Seat]]:
         """``(seat, Seat)`` for each person at the table."""
         return [(i, s) for i, s in enumerate(self.seats) if s is not None and not s.is_ai]
+
+    def present_humans(self) -> list[tuple[int, Seat]]:
+        """``(seat, Seat)`` for each person at the table who is not away."""
+        return [(i, s) for i, s in self.humans() if not s.away]
 
     def dm_closed(self, seat: int) -> bool:
         """True when DMs to this seat failed with 50007."""

@@ -34,6 +34,11 @@ class Notifier(Protocol):
     async def resumed(self, table: Table) -> None:
         """The table was restored after a restart: bring its messages up to date."""
 
+    async def table_note(self, table: Table, kind: str, **params: object) -> None:
+        """A table event to say in words (issue 6; optional for presenters): ``reminder`` (seat, deadline),
+        ``expired`` / ``away`` / ``back`` (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id),
+        ``host`` (name, user_id), ``lobby_timeout``."""
+
 
 class NullNotifier:
     """A notifier that does nothing (service tests)."""
@@ -51,4 +56,7 @@ class NullNotifier:
         """Ignore."""
 
     async def resumed(self, table: Table) -> None:
+        """Ignore."""
+
+    async def table_note(self, table: Table, kind: str, **params: object) -> None:
         """Ignore."""

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import engine
-from bot.engine import Card, CardError, Event, Game, GameView, Play, Rules, RulesError
+from bot.engine import Card, CardError, Event, EventKind, Game, GameView, Play, Rules, RulesError
+from bot.ratings import Ratings, chica_results
 from bot.store import ChannelBusyError as StoreChannelBusy
 from bot.store import Store, TableRow
 
@@ -35,9 +36,11 @@ from .errors import (
     UnknownTableError,
     WrongStateError,
 )
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table, Timers
 from .notifier import Notifier, NullNotifier
 from .players import DEFAULT_LEVEL, choose_play
+from .presence import SUBSTITUTE_LEVEL, PresenceMixin, clamp_turn_timer
+from .timers import Clock, Scheduler, SystemClock
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,7 @@ class LeaveResult:
     new_host: Seat | None
 
 
-class TableService:
+class TableService(PresenceMixin):
     """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
 
     Args:
@@ -85,6 +88,9 @@ class TableService:
         ai_delay: seconds a computer player waits before playing (0 in tests).
         seed_factory: makes a game seed (default: random 63-bit); tests pass a fixed one.
         offload: runs slow pure work off the loop (default `asyncio.to_thread`).
+        ratings: the ratings repository (default: one over the store's connection and write lock).
+        clock: the `Clock` of every timer (turns, reminders, lobby timeout, computer players' pause);
+            default `SystemClock`. Tests inject one they advance.
     """
 
     def __init__(
@@ -95,8 +101,12 @@ class TableService:
         ai_delay: float = 0.8,
         seed_factory: Callable[[], str] | None = None,
         offload: Offload | None = None,
+        ratings: Ratings | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.ratings = ratings or Ratings(store.connection, write_lock=store.write_lock)
         self.notifier: Notifier = notifier or NullNotifier()
         self.ai_delay = ai_delay
         self.seed_factory = seed_factory or (lambda: str(secrets.randbits(63)))
@@ -106,6 +116,7 @@ class TableService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_tasks: dict[int, asyncio.Task[Any]] = {}
         self._closing = False
+        self.scheduler = Scheduler(self.clock, self._spawn)
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Attach the presenter."""
@@ -120,9 +131,11 @@ class TableService:
         for row in rows:
             table = self._from_row(row)
             self.tables[table.id] = table
+            await self._resume_clocks(table)
             if table.status == PLAYING:
                 self._spawn(self._resume(table))
         log.info("restored %d open tables", len(rows))
+        await self.catch_up_ratings()
         return len(rows)
 
     async def _resume(self, table: Table) -> None:
@@ -141,7 +154,8 @@ class TableService:
             players=row.players, preset=row.preset, status=row.status, seed=row.seed,
             seats=[Seat.from_dict(s) if s else None for s in row.seats],
             game=Game.from_dict(row.game) if row.game else None,
-            messages=Messages.from_dict(row.messages), meta=row.meta,
+            messages=Messages.from_dict(row.messages), meta={**row.meta, **({"casual": True} if row.casual else {})},
+            timers=Timers.from_dict(row.timers), casual=row.casual,
         )
 
     async def close(self) -> None:
@@ -152,6 +166,65 @@ class TableService:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ ratings (issue 4)
+
+    RATING_CATCH_UP_DAYS = 7
+    """Finished tables this recent are checked for unrecorded chicas at startup."""
+
+    def is_casual(self, table: Table) -> bool:
+        """True when the chicas of this table must not be rated (still stored and counted in stats).
+
+        The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
+        (or whose ``meta`` has ``"casual": true``) is casual. Whether games with computer players are rated is the server's
+        ``rate_bots`` setting, decided by the ratings repository.
+        """
+        return bool(getattr(table, "casual", False) or table.meta.get("casual", False))
+
+    def _chica_results(self, table: Table) -> list[Any]:
+        game = table.game
+        if game is None:
+            return []
+        return chica_results(game.events, [s.user_id if s else None for s in table.seats],
+                             guild_id=table.guild_id, table_id=table.id, casual=self.is_casual(table))
+
+    async def _record_chicas(self, table: Table) -> None:
+        """Inside the store's transaction saving a play that ended a chica: record and rate every
+        finished chica of the table not yet recorded (exactly once: the key is table + chica number).
+
+        A failure is logged and the play is still saved: the startup catch-up records it later."""
+        try:
+            await self.ratings.record_chicas(self._chica_results(table), joined=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %d: recording the finished chica failed; it is retried at startup", table.id)
+
+    async def catch_up_ratings(self) -> int:
+        """Record (and rate) the finished chicas of open and recently finished tables that were not
+        recorded yet, e.g. after a restart. Returns how many were recorded now."""
+        rows = [r for r in await self.store.load_open_tables() if r.game]
+        rows += await self.store.load_finished_tables(self.RATING_CATCH_UP_DAYS)
+        recorded = 0
+        for row in rows:
+            table = self.tables.get(row.id) or self._from_row(row)
+            try:
+                done = await self.ratings.record_chicas(self._chica_results(table))
+            except Exception:
+                log.exception("table %d: ratings catch-up failed", row.id)
+                continue
+            recorded += sum(1 for d in done if d.stored)
+        if recorded:
+            log.info("ratings catch-up recorded %d chicas", recorded)
+        return recorded
+
+    async def seat_names(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+        """The names users had at their last seat in this guild (boards fall back on them)."""
+        return await self.store.seat_names(guild_id, user_ids)
+
+    async def default_preset(self, guild_id: int) -> str:
+        """The rules preset of new tables in a guild (the server setting; ``quito`` by default)."""
+        return (await self.ratings.settings(guild_id)).default_preset
 
     # ------------------------------------------------------------------ queries
 
@@ -235,9 +308,11 @@ class TableService:
 
     async def create(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
-        preset: str = "quito", guild_name: str = "", channel_name: str = "",
+        preset: str | None = None, guild_name: str = "", channel_name: str = "", turn_timer: int | None = None,
     ) -> Table:
-        """Open a table in a channel, with the host seated on team A.
+        """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
+        rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
+        default, `guild_turn_timer`). The lobby closes itself if it has not started within 15 minutes.
 
         Raises:
             ChannelBusyError: the channel holds an open table (params: table, link).
@@ -246,6 +321,8 @@ class TableService:
         """
         if players not in (2, 4):
             raise TableError("err.illegal")
+        if preset is None:
+            preset = await self.default_preset(guild_id)
         try:
             Rules.preset(preset)
         except RulesError:
@@ -266,7 +343,10 @@ class TableService:
             raise ChannelBusyError(table="?", link=f"<#{channel_id}>") from None
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=user_id,
                       players=players, preset=preset, seats=seats, meta=meta)
+        table.timers.turn_timer = (clamp_turn_timer(turn_timer) if turn_timer is not None
+                                   else await self.guild_turn_timer(guild_id))
         self.tables[table_id] = table
+        await self._start_lobby_clock(table)
         log.info("table %d created in channel %d (%d players, %s)", table_id, channel_id, players, preset)
         self._after(table, lobby=True)
         return table
@@ -369,6 +449,8 @@ class TableService:
             WrongStateError: the table started or ended. SeatError: not seated.
         """
         table = self.get(table_id)
+        if table.status == PLAYING:  # mid-game: a computer player takes the seat (issue 6)
+            return await self.leave_game(table_id, user_id=user_id)
         async with table.lock, self._unchanged_on_error(table):
             self._require_lobby(table)
             seat = table.seat_of(user_id)
@@ -449,6 +531,7 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotPlayingError()
+            await self._come_back(table, seat)  # a click on their hand: the person is here (issue 6)
             game = table.game
             if nonce != table.nonce:
                 if game.to_play != seat:
@@ -508,7 +591,7 @@ class TableService:
         if self._closing or table.status != PLAYING or table.game is None:
             return
         to_play = table.game.to_play
-        if to_play is None or not table.seats[to_play] or not table.seats[to_play].is_ai:  # type: ignore[union-attr]
+        if to_play is None or not table.seats[to_play] or not table.seats[to_play].autoplays:  # type: ignore[union-attr]
             return
         task = self._ai_tasks.get(table.id)
         if task is not None and not task.done():
@@ -522,16 +605,19 @@ class TableService:
             if seat_index is None:
                 return
             seat = table.seats[seat_index]
-            if seat is None or not seat.is_ai:
+            if seat is None or not seat.autoplays:
                 return
             if self.ai_delay:
-                await asyncio.sleep(self.ai_delay)
+                await self.clock.sleep(self.ai_delay)
             nonce = table.nonce
             view = game.view(seat_index)
-            play = await self.offload(choose_play, seat.ai or DEFAULT_LEVEL, game.seed, view)
+            level = seat.ai or (SUBSTITUTE_LEVEL if seat.away else DEFAULT_LEVEL)
+            play = await self.offload(choose_play, level, game.seed, view)
             async with table.lock:
                 if table.nonce != nonce or table.status != PLAYING or table.game is not game:
                     continue
+                if table.seats[seat_index] is not seat or not seat.autoplays:
+                    return  # the person came back
                 events = await self._apply(table, seat_index, play)
             await self._notify(table, events=events)
 
@@ -587,7 +673,7 @@ class TableService:
             raise ChannelBusyError(table=busy.id, link=self.link(busy))
         for _, seat in old.humans():
             self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
-        seats = [Seat.from_dict(s.to_dict()) if s else None for s in old.seats]
+        seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
         try:
             table_id = await self.store.create_table(
                 guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
@@ -596,7 +682,9 @@ class TableService:
         except StoreChannelBusy:
             raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
         table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
-                      players=old.players, preset=old.preset, seats=seats, meta=dict(old.meta))
+                      players=old.players, preset=old.preset, seats=seats,
+                      meta={k: v for k, v in old.meta.items() if k != "casual"})
+        table.timers.turn_timer = old.timers.turn_timer
         self.tables[table_id] = table
         async with table.lock:
             events = await self._maybe_start(table)
@@ -619,14 +707,21 @@ class TableService:
                 "seats": [s.user_id if s else None for s in table.seats],
             }
         row_play = None
+        before_commit = None
         if play is not None:
             seq, seat, p = play
             row_play = (seq, seat, p.card.code, " ".join(c.code for c in p.sorted_captures()))
+            if game is not None and _play_ended_chica(game):
+                async def before_commit() -> None:
+                    await self._record_chicas(table)
+        self._sync_timers(table)
         await self.store.save_table(
             table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
             seats=[s.to_dict() if s else None for s in table.seats],
             game=game.to_dict() if game is not None else None, play=row_play, mesa=mesa,
+            before_commit=before_commit, timers=table.timers.to_dict(), casual=table.casual,
         )
+        self._arm(table)
 
     async def save_messages(self, table: Table) -> None:
         """Persist the presenter's message ids for a table."""
@@ -671,3 +766,13 @@ class TableService:
                     raise
                 except Exception:
                     log.exception("table %d: notifying failed", table.id)
+
+
+def _play_ended_chica(game: Game) -> bool:
+    """True when the last accepted play finished a chica (a CHICA_WON after the last PLAYED event)."""
+    for event in reversed(game.events):
+        if event.kind == EventKind.CHICA_WON:
+            return True
+        if event.kind == EventKind.PLAYED:
+            return False
+    return False

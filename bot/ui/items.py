@@ -8,6 +8,7 @@ custom_id formats (all under 100 characters):
     ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
     ``c4:h:<table>``                     "Ver mi mano / My hand" on the public table message
     ``c4:r:<table>``                     rematch
+    ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
 
 Callbacks delegate to ``interaction.client.component_handler`` (set by the tables cog), so this module
 holds no game logic.
@@ -44,6 +45,9 @@ class ComponentHandler(Protocol):
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """Rematch."""
+
+    async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"I'm back": an away player takes their seat back."""
 
 
 def _handler(interaction: discord.Interaction) -> Any:
@@ -178,5 +182,24 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(
         await _handler(interaction).on_rematch(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton)
+class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<table>\d+)"):
+    """"I'm back" on an away player's hand: the computer player gives the seat back."""
+
+    def __init__(self, table_id: int, *, label: str = "Ya volví / I'm back") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"c4:b:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> BackButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_back(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

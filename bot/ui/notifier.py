@@ -46,6 +46,21 @@ async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
     return state.add_dm_channel(data)
 
 
+class _Reference(discord.MessageReference):
+    """A reply reference whose ids are sent as strings (Discord's API schema types snowflakes as strings;
+    discord.py would send integers)."""
+
+    def to_dict(self) -> Any:
+        """The payload, snowflakes as strings."""
+        data = dict(super().to_dict())
+        for key in ("message_id", "channel_id", "guild_id"):
+            if data.get(key) is not None:
+                data[key] = str(data[key])
+        return data
+
+    to_message_reference_dict = to_dict
+
+
 class DiscordNotifier:
     """Presents tables on Discord.
 
@@ -227,7 +242,8 @@ class DiscordNotifier:
                 continue
             view = game.view(seat)
             key = (game.hand_number, view.hand, view.to_play, table.nonce if view.my_turn else None,
-                   view.table if view.my_turn else None, table.status)
+                   view.table if view.my_turn else None, table.status, person.away,
+                   table.timers.deadline if view.my_turn else None)
             if self._dm_keys.get((table.id, seat)) == key:
                 continue
             payload = render.hand_payload(table, seat, view, person.locale)
@@ -291,6 +307,78 @@ class DiscordNotifier:
             return False
         except discord.HTTPException:
             return True  # a transient failure says nothing about the user's DMs
+
+    # ------------------------------------------------------------------ timers and presence (issue 6)
+
+    async def table_note(self, table: Table, kind: str, **params: Any) -> None:
+        """A table event in words, in the channel: the 2/3 reminder (a mention replying to the table
+        message, and a DM line), a timed-out turn, a seat handed to a computer player or taken back, a
+        player who left or was removed, a new host, a lobby that timed out. Then the table message and
+        the DM hands are brought up to date."""
+        lang = await self.service.public_language(table.guild_id)
+        channel = self._channel(table)
+        seat = params.get("seat")
+        if kind == "reminder":
+            await self._remind(table, channel, seat, params["deadline"], lang)
+            return
+        if kind in ("expired", "away", "back"):
+            text = t(f"note.{kind}", lang, name=render.seat_name(table, seat, lang))
+        elif kind in ("left", "kicked", "removed"):
+            name = discord.utils.escape_mentions(discord.utils.escape_markdown(params.get("name") or "?"))
+            if table.game is None:
+                text = t("note.kicked_lobby", lang, name=name)
+            else:
+                substitute = table.seats[seat]
+                ai = t("ai.name", lang, n=substitute.ai_number if substitute else 0)
+                text = t(f"note.{kind}", lang, name=name, ai=ai)
+                await self._retire_hand(table, seat, str(params.get("locale") or lang))
+        elif kind == "host":
+            name = discord.utils.escape_mentions(discord.utils.escape_markdown(params.get("name") or "?"))
+            text = t("note.host", lang, name=name, table=table.id)
+        elif kind == "lobby_timeout":
+            text = t("note.lobby_timeout", lang, table=table.id)
+        else:
+            return
+        await self._announce(table, channel, render.Payload(content=text))
+        if table.status == PLAYING and table.game is not None:
+            if table.messages.public is not None:
+                self._schedule_public(table)
+            await self.refresh_hands(table)
+
+    async def _remind(self, table: Table, channel: discord.PartialMessageable, seat: int | None,
+                      deadline: float, lang: str) -> None:
+        person = table.seats[seat] if seat is not None else None
+        if person is None or person.user_id is None:
+            return
+        when = render.when_text(deadline)
+        text = t("note.reminder", lang, mention=f"<@{person.user_id}>", table=table.id, when=when)
+        kwargs: dict[str, Any] = {"content": text, "allowed_mentions": discord.AllowedMentions(users=True)}
+        if table.messages.public is not None:
+            kwargs["reference"] = _Reference(message_id=table.messages.public, channel_id=table.channel_id,
+                                             fail_if_not_exists=False)
+        try:
+            await channel.send(**kwargs)
+        except discord.HTTPException as exc:
+            log.warning("table %d: reminder failed (%s %s)", table.id, exc.status, exc.code)
+        if seat in table.messages.dm_closed:
+            return
+        try:
+            dm = await open_dm(self.client, person.user_id)
+            await dm.send(t("dm.reminder", person.locale, table=table.id, when=when),
+                          allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("table %d: reminder DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
+
+    async def _retire_hand(self, table: Table, seat: int | None, locale: str) -> None:
+        """The person of ``seat`` left: their DM hand loses its buttons."""
+        record = table.messages.dms.pop(str(seat), None) if seat is not None else None
+        self._dm_keys.pop((table.id, seat), None)  # type: ignore[arg-type]
+        if record is None:
+            return
+        await self.service.save_messages(table)
+        dm = self.client.get_partial_messageable(record["channel"], type=discord.ChannelType.private)
+        await self._edit(dm, record["message"], render.Payload(content=t("dm.left", locale, table=table.id)),
+                         quiet=True)
 
     # ------------------------------------------------------------------ closing
 

@@ -21,6 +21,7 @@ from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 from . import limits
 from .items import (
     TRAIL_VALUE,
+    BackButton,
     CaptureSelect,
     CardButton,
     HandButton,
@@ -97,6 +98,9 @@ def seat_name(table: Table, seat: int, lang: str) -> str:
     if s is None:
         return "?"
     if s.is_ai:
+        if s.stands_for:
+            name = discord.utils.escape_mentions(discord.utils.escape_markdown(s.stands_for))
+            return t("ai.name_for", lang, n=s.ai_number, name=name)
         return t("ai.name", lang, n=s.ai_number)
     return discord.utils.escape_mentions(discord.utils.escape_markdown(s.name)) if s.name else f"<@{s.user_id}>"
 
@@ -137,7 +141,8 @@ def lobby_payload(table: Table, lang: str) -> Payload:
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
     embed.description = "\n".join([t("lobby.rules", lang, preset=table.preset), t(f"rules.blurb.{table.preset}", lang),
-                                   t("lobby.host", lang, host=host), "", t("lobby.help", lang)])
+                                   t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang), "",
+                                   t("lobby.help", lang)])
     for team in (0, 1):
         lines = []
         for seat in table.team_seats(team):
@@ -247,11 +252,13 @@ def table_payload(table: Table, lang: str) -> Payload:
     lines.append(f"**{t('table.on_table', lang)}:** {on_table}")
     if game.to_play is not None:
         lines.append(t("table.turn", lang, who=seat_mention(table, game.to_play, lang)))
+        lines.extend(_deadline_lines(table, lang))
     else:
         lines.append(t("table.over", lang))
     for seat in table.messages.dm_closed:
         if seat < len(table.seats) and table.seats[seat] is not None:
             lines.append(t("table.dm_closed", lang, name=seat_name(table, seat, lang)))
+    lines.extend(_presence_lines(table, lang))
     embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
     for team in (0, 1):
         points = game.scores[team]
@@ -283,8 +290,41 @@ def stub_payload(table: Table, hand: int, lang: str, *, hand_over: bool = True) 
 
 
 def closed_payload(table: Table, lang: str) -> Payload:
-    """The table message (or lobby) of a table ended early."""
-    return Payload(content=t("table.ended", lang, table=table.id))
+    """The table message (or lobby, or a DM hand) of a table ended early, with its final state."""
+    lines = [t("table.ended", lang, table=table.id)]
+    game = table.game
+    if game is not None:
+        lines.append(t("table.final", lang, a=game.scores[0], b=game.scores[1], ca=game.chicas[0], cb=game.chicas[1]))
+    return Payload(content="\n".join(lines))
+
+
+# ---------------------------------------------------------------------- timers and presence (issue 6)
+
+
+def when_text(instant: float) -> str:
+    """A Discord relative timestamp (``<t:…:R>``: "in 30 seconds", shown in each reader's language)."""
+    return f"<t:{int(instant)}:R>"
+
+
+def _lobby_timer_lines(table: Table, lang: str) -> list[str]:
+    if table.status != LOBBY or table.timers.lobby_deadline is None:
+        return []
+    return [t("lobby.timer", lang, seconds=table.timers.turn_timer, when=when_text(table.timers.lobby_deadline))]
+
+
+def _deadline_lines(table: Table, lang: str) -> list[str]:
+    tm = table.timers
+    if table.status != PLAYING or tm.deadline is None or tm.nonce != table.nonce:
+        return []
+    return [t("table.deadline", lang, when=when_text(tm.deadline))]
+
+
+def _presence_lines(table: Table, lang: str) -> list[str]:
+    lines = [t("table.away", lang, name=seat_name(table, i, lang))
+             for i, s in enumerate(table.seats) if s is not None and s.away]
+    if table.casual:
+        lines.append(t("table.casual", lang))
+    return lines
 
 
 # ---------------------------------------------------------------------- hands
@@ -315,6 +355,12 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str) -> Payload:
     lines.append(t("dm.table", lang, cards=cards_text(view.table) if view.table else t("table.empty", lang)))
     lines.append(t("dm.hand", lang, cards=cards_text(view.hand)) if view.hand else t("dm.hand_empty", lang))
     lines.append(t("dm.score", lang, a=view.scores[0], b=view.scores[1], team=team_name(view.team, lang)))
+    person = table.seats[seat] if 0 <= seat < len(table.seats) else None
+    away = person is not None and person.away and table.status == PLAYING
+    if away:
+        lines.append(t("dm.away", lang))
+    elif view.my_turn:
+        lines.extend(_deadline_lines(table, lang))
     nonce = table.nonce
     my_turn = view.my_turn and table.status == PLAYING
     buttons = [
@@ -334,6 +380,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str) -> Payload:
                                             value=card.code) for card in trailable]
             rows.append([TrailSelect(table.id, nonce, options=options,
                                      placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])
+    if away:
+        rows.append([BackButton(table.id, label=t("btn.back", lang))])
     return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=make_view(*rows) if rows else None)
 
 

@@ -69,13 +69,13 @@ async def test_host_leaving_alone_closes_the_table(world):
     assert "Table #2" in again.response.content
 
 
-async def test_leave_when_not_seated_and_after_start_are_refused(world):
+async def test_leave_when_not_seated_is_refused_and_after_start_hands_the_seat_over(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     not_seated = await world.beto.slash(world.channel, "cuarenta leave")
     assert not_seated.response.content == "You are not seated at this table."
     await world.beto.slash(world.channel, "cuarenta join")
     started = await world.beto.slash(world.channel, "cuarenta leave")
-    assert started.response.content == "The table has already started."
+    assert "a computer player plays your seat" in started.response.content  # issue 6: no longer refused
 
 
 async def test_only_the_host_starts_and_computers_fill_the_seats(world):

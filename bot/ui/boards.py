@@ -1,0 +1,302 @@
+"""Ratings → messages: the leaderboard page with its buttons, `/cuarenta stats`, `/cuarenta history`,
+season announcements and the server settings. Every text comes from `bot.i18n`; every payload is fitted
+to and checked against Discord's limits (`bot.ui.limits`), also with long names.
+
+Names are passed in as a ``{user_id: display name}`` mapping (the cog resolves them from the guild);
+a user missing from it is shown as a mention, which Discord renders without pinging.
+
+custom_id of the leaderboard buttons (`BoardButton`, under 100 characters)::
+
+    c4:b:<guild>:<season>:<mode>:<page>:<k>    season number (0: the guild has none yet), mode 1v1/2v2,
+                                               the 0-based page the button leads to, k = p (◀), n (▶),
+                                               m (the mode switch), so ids in one message differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.ratings import (
+    MODES,
+    BoardRow,
+    Leaderboard,
+    MesaLine,
+    PlayerStats,
+    Season,
+    SeasonClose,
+    Settings,
+    Standing,
+)
+
+from . import limits
+from .render import Payload, make_view
+
+COLOR = discord.Colour(0x1F8B4C)
+NAME_LIMIT = 24
+"""Longest name shown in a row (longer names are cut with an ellipsis)."""
+
+
+def _handler(interaction: discord.Interaction) -> Any:
+    return interaction.client.board_handler  # type: ignore[attr-defined]
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"c4:b:(?P<guild>\d+):(?P<season>\d+):(?P<mode>1v1|2v2):(?P<page>\d+):(?P<k>[pnm])"):
+    """A leaderboard button: ◀ / ▶ turn the page, 1v1 / 2v2 switch the mode. The custom_id carries the
+    guild, season, mode and target page, so a click works after a restart."""
+
+    def __init__(self, guild_id: int, season: int, mode: str, page: int, kind: str, *, label: str = "·",
+                 disabled: bool = False, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"c4:b:{guild_id}:{season}:{mode}:{page}:{kind}"))
+        self.guild_id = guild_id
+        self.season = season
+        self.mode = mode
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> BoardButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["guild"]), int(match["season"]), match["mode"], int(match["page"]), match["k"],
+                   label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the board handler (the leaderboard cog)."""
+        await _handler(interaction).on_board(interaction, self.guild_id, self.season or None, self.mode,
+                                             self.page)
+
+
+BOARD_ITEMS = (BoardButton,)
+"""Register with ``bot.add_dynamic_items(*BOARD_ITEMS)``."""
+
+
+# ---------------------------------------------------------------------------------------- text helpers
+
+
+def name_of(user_id: int | None, names: Mapping[int, str], lang: str) -> str:
+    """A user's shown name: escaped and cut to `NAME_LIMIT`; a mention when unknown; "computadora" for
+    None (a computer seat)."""
+    if user_id is None:
+        return t("board.computer", lang)
+    name = names.get(user_id)
+    if not name:
+        return f"<@{user_id}>"
+    return discord.utils.escape_markdown(limits.clip(name, NAME_LIMIT))
+
+
+def _names(users: Sequence[int | None], names: Mapping[int, str], lang: str) -> str:
+    return ", ".join(name_of(u, names, lang) for u in users) or "—"
+
+
+def _when(moment: datetime | None, style: str = "R") -> str:
+    return f"<t:{int(moment.timestamp())}:{style}>" if moment is not None else "—"
+
+
+def _pct(value: float) -> str:
+    return f"{round(value * 100)}%"
+
+
+def _mark(provisional: bool) -> str:
+    return "?" if provisional else ""
+
+
+def season_label(season: Season | None, lang: str) -> str:
+    """``name`` or "Temporada N" / "Season N" (empty text when there is no season yet)."""
+    if season is None:
+        return t("board.no_season", lang)
+    return limits.clip(season.name, 64) if season.name else t("board.season_n", lang, number=season.number)
+
+
+def _fit(lines: Sequence[str], limit: int) -> str:
+    """Join lines with newlines, dropping the last ones that would pass ``limit`` characters."""
+    out: list[str] = []
+    size = -1
+    for line in lines:
+        line = limits.clip(line, limit)
+        if size + 1 + len(line) > limit:
+            break
+        out.append(line)
+        size += 1 + len(line)
+    return "\n".join(out)
+
+
+def board_row(row: BoardRow, names: Mapping[int, str], lang: str) -> str:
+    """One leaderboard line: rank, name, rating (``?`` while provisional), W–L, win %, games, last active."""
+    return t("board.row", lang, rank=row.rank, name=name_of(row.user_id, names, lang), rating=row.rating,
+             mark=_mark(row.provisional), wins=row.wins, losses=row.losses, pct=_pct(row.win_rate),
+             games=row.games, last=_when(row.last_active))
+
+
+# ---------------------------------------------------------------------------------------- leaderboard
+
+
+def _viewer_text(board: Leaderboard, lang: str) -> str:
+    viewer = board.viewer
+    if viewer is None:
+        return ""
+    if viewer.standing is Standing.RANKED and viewer.rank is not None:
+        return t("board.you_ranked", lang, rank=viewer.rank, rating=viewer.rating, mark=_mark(viewer.provisional))
+    if viewer.standing is Standing.INACTIVE:
+        return t("board.you_inactive", lang, days=viewer.active_days)
+    return t("board.you_unranked", lang, games=viewer.games, min=viewer.min_games)
+
+
+def leaderboard_payload(board: Leaderboard, guild_id: int, names: Mapping[int, str], lang: str) -> Payload:
+    """One page of the leaderboard: ten rows, the caller's place in the footer, ◀ ▶ and 1v1 / 2v2."""
+    title = t("board.title", lang, mode=board.mode, season=season_label(board.season, lang))
+    if board.frozen:
+        title = t("board.title_frozen", lang, title=title)
+    if board.rows:
+        description = _fit([board_row(r, names, lang) for r in board.rows], limits.EMBED_DESCRIPTION)
+    else:
+        description = t("board.empty", lang, min=board.min_games, days=board.active_days)
+    embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), description=description, colour=COLOR)
+    footer = [t("board.page", lang, page=board.page + 1, pages=board.pages)]
+    if any(r.provisional for r in board.rows):
+        footer.append(t("board.legend", lang))
+    you = _viewer_text(board, lang)
+    if you:
+        footer.insert(0, you)
+    embed.set_footer(text=limits.clip(" · ".join(footer), limits.FOOTER))
+    season = board.season.number if board.season is not None else 0
+    other = MODES[1 - MODES.index(board.mode)]
+    view = make_view([
+        BoardButton(guild_id, season, board.mode, max(board.page - 1, 0), "p", label="◀",
+                    disabled=board.page <= 0),
+        BoardButton(guild_id, season, board.mode, min(board.page + 1, board.pages - 1), "n", label="▶",
+                    disabled=board.page >= board.pages - 1),
+        BoardButton(guild_id, season, other, 0, "m", label=t("board.switch", lang, mode=other),
+                    style=discord.ButtonStyle.primary),
+    ])
+    return Payload(embed=embed, view=view)
+
+
+# ---------------------------------------------------------------------------------------- stats
+
+
+def stats_payload(stats: PlayerStats, names: Mapping[int, str], lang: str) -> Payload:
+    """`/cuarenta stats`: mesas, chicas, win rate per mode, caídas, limpias, rondas, zapateros, best
+    streak, rating and peak, the last 10 results and the most frequent partner."""
+    who = name_of(stats.user_id, names, lang)
+    embed = discord.Embed(title=limits.clip(t("stats.title", lang, name=who), limits.EMBED_TITLE), colour=COLOR)
+    if stats.chicas == 0:
+        embed.description = t("stats.none", lang)
+        return Payload(embed=embed)
+    embed.description = t("stats.summary", lang, mesas=stats.mesas, mesas_won=stats.mesas_won,
+                          chicas=stats.chicas, chicas_won=stats.chicas_won,
+                          pct=_pct(stats.chicas_won / stats.chicas if stats.chicas else 0.0))
+    for mode in MODES:
+        m = stats.modes[mode]
+        if m.chicas == 0:
+            continue
+        lines = [t("stats.mode_line", lang, chicas=m.chicas, won=m.chicas_won, pct=_pct(m.win_rate),
+                   mesas=m.mesas, mesas_won=m.mesas_won, streak=m.best_streak)]
+        if m.rating is not None:
+            lines.append(t("stats.rating_line", lang, rating=m.rating, mark=_mark(m.provisional), peak=m.peak))
+        elif m.rated_chicas == 0:
+            lines.append(t("stats.unrated", lang))
+        embed.add_field(name=mode, value=limits.clip("\n".join(lines), limits.FIELD_VALUE), inline=True)
+    embed.add_field(name=t("stats.plays", lang), value=t(
+        "stats.plays_line", lang, caidas=stats.caidas, limpias=stats.limpias, rondas=stats.rondas,
+        doble=stats.doble_rondas), inline=False)
+    embed.add_field(name=t("stats.zapateros", lang), value=t(
+        "stats.zapateros_line", lang, given=stats.zapateros_given, suffered=stats.zapateros_suffered), inline=True)
+    embed.add_field(name=t("stats.best_streak", lang), value=str(stats.best_streak), inline=True)
+    if stats.partner is not None:
+        embed.add_field(name=t("stats.partner", lang), value=t(
+            "stats.partner_line", lang, name=name_of(stats.partner[0], names, lang), chicas=stats.partner[1]),
+            inline=True)
+    if stats.last_results:
+        marks = " ".join("✅" if line.won else "❌" for line in stats.last_results)
+        embed.add_field(name=t("stats.last", lang, n=len(stats.last_results)),
+                        value=limits.clip(marks, limits.FIELD_VALUE), inline=False)
+    return Payload(embed=embed)
+
+
+# ---------------------------------------------------------------------------------------- history
+
+
+def history_line(line: MesaLine, names: Mapping[int, str], lang: str) -> str:
+    """One mesa: number, date, mode, won/lost, chicas and their points, partners and opponents."""
+    scores = ", ".join(f"{a}–{b}" for a, b in line.chica_scores)
+    partners = (t("history.with", lang, names=_names(line.partners, names, lang)) + " · ") if line.partners else ""
+    return t("history.line", lang, table=line.table_id, when=_when(line.finished_at, "d"), mode=line.mode,
+             result=t("history.won" if line.won else "history.lost", lang), a=line.chicas[0], b=line.chicas[1],
+             scores=scores or "—", partners=partners, opponents=_names(line.opponents, names, lang),
+             preset=line.preset, zap=t("history.zapateria", lang) if line.zapateria else "")
+
+
+def history_payload(user_id: int, lines: Sequence[MesaLine], names: Mapping[int, str], lang: str) -> Payload:
+    """`/cuarenta history`: the user's recent finished mesas, newest first."""
+    who = name_of(user_id, names, lang)
+    embed = discord.Embed(title=limits.clip(t("history.title", lang, name=who), limits.EMBED_TITLE), colour=COLOR)
+    if not lines:
+        embed.description = t("history.none", lang)
+    else:
+        embed.description = _fit([history_line(line, names, lang) for line in lines], limits.EMBED_DESCRIPTION)
+        embed.set_footer(text=t("history.footer", lang))
+    return Payload(embed=embed)
+
+
+# ---------------------------------------------------------------------------------------- seasons
+
+
+def season_close_payload(close: SeasonClose, names: Mapping[int, str], lang: str) -> Payload:
+    """The public announcement of a closed season: its top 10 per mode and the season that starts."""
+    embed = discord.Embed(
+        title=limits.clip(t("season.closed_title", lang, season=season_label(close.closed, lang)), limits.EMBED_TITLE),
+        description=t("season.next", lang, season=season_label(close.next, lang),
+                      reset=t(f"settings.reset.{close.next.reset_policy}", lang)),
+        colour=COLOR,
+    )
+    for mode in MODES:
+        rows = close.top.get(mode, [])
+        value = _fit([board_row(r, names, lang) for r in rows], limits.FIELD_VALUE) if rows else t(
+            "season.nobody", lang)
+        embed.add_field(name=t("season.top", lang, mode=mode), value=value or "—", inline=False)
+    return Payload(embed=embed)
+
+
+def season_started_payload(season: Season, lang: str) -> Payload:
+    """The public announcement of a first season (nothing was closed)."""
+    return Payload(content=t("season.started", lang, season=season_label(season, lang)))
+
+
+# ---------------------------------------------------------------------------------------- settings
+
+
+def settings_payload(settings: Settings, lang: str, *, changed: bool = False) -> Payload:
+    """The server's settings (after a change when ``changed``)."""
+    on_off = t("settings.on" if settings.rate_bots else "settings.off", lang)
+    embed = discord.Embed(title=t("settings.title_changed" if changed else "settings.title", lang), colour=COLOR)
+    embed.add_field(name=t("settings.language", lang), value=t(f"language.{settings.language or 'es'}", lang))
+    embed.add_field(name=t("settings.rate_bots", lang), value=on_off)
+    embed.add_field(name=t("settings.preset", lang), value=settings.default_preset)
+    embed.add_field(name=t("settings.eligibility", lang), value=t(
+        "settings.eligibility_line", lang, min=settings.min_games,
+        days=settings.active_days if settings.active_days else "∞"))
+    embed.add_field(name=t("settings.reset", lang), value=t(f"settings.reset.{settings.reset_policy}", lang))
+    return Payload(embed=embed)
+
+
+__all__ = [
+    "BOARD_ITEMS",
+    "NAME_LIMIT",
+    "BoardButton",
+    "board_row",
+    "history_line",
+    "history_payload",
+    "leaderboard_payload",
+    "name_of",
+    "season_close_payload",
+    "season_label",
+    "season_started_payload",
+    "settings_payload",
+    "stats_payload",
+]

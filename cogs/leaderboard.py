@@ -1,0 +1,334 @@
+"""``/cuarenta leaderboard | stats | history | season start | season end | settings`` and the leaderboard
+buttons. Thin: read the interaction, ask the ratings repository (through the table service), render with
+`bot.ui.boards`, answer. No SQL, no game logic.
+
+The commands join the ``/cuarenta`` group of the tables cog: they are declared here as usual (so
+discord.py binds them to this cog and routes errors here), and `LeaderboardCog.cog_load` moves them
+into that group instead of the tree's top level; `cog_unload` takes them out again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.engine import PRESET_NAMES
+from bot.i18n import lang_of, t
+from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
+from bot.tables import TableService
+from bot.ui import boards
+from bot.ui.render import Payload
+
+log = logging.getLogger(__name__)
+
+
+def _s(default: str, key: str) -> locale_str:
+    return locale_str(default, key=key)
+
+
+MODE_CHOICES = [app_commands.Choice(name="2v2", value="2v2"), app_commands.Choice(name="1v1", value="1v1")]
+PRESET_CHOICES = [app_commands.Choice(name=p, value=p) for p in PRESET_NAMES]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=_s("Spanish", "choice.language.es"), value="es"),
+    app_commands.Choice(name=_s("English", "choice.language.en"), value="en"),
+]
+RESET_CHOICES = [
+    app_commands.Choice(name=_s("none (keep ratings)", "choice.reset.none"), value="none"),
+    app_commands.Choice(name=_s("soft (halfway back)", "choice.reset.soft"), value="soft"),
+    app_commands.Choice(name=_s("hard (start fresh)", "choice.reset.hard"), value="hard"),
+]
+DEFAULT_MODE = "2v2"
+
+
+class _Refused(Exception):
+    """A refusal to show the user: the message key and its parameters."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class LeaderboardCog(commands.Cog):
+    """Ratings on Discord: leaderboard pages, stats, history, seasons and server settings."""
+
+    season = app_commands.Group(name=_s("season", "cmd.season.name"),
+                                description=_s("Start or end a rating season (Manage Server)", "cmd.season.desc"))
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._moved: list[app_commands.Command | app_commands.Group] = []
+
+    @property
+    def service(self) -> TableService:
+        """The bot's table service."""
+        return self.bot.tables  # type: ignore[attr-defined]
+
+    @property
+    def ratings(self) -> Ratings:
+        """The ratings repository (shares the store's connection)."""
+        return self.service.ratings
+
+    async def cog_load(self) -> None:
+        """Put this cog's commands under ``/cuarenta`` and become the leaderboard buttons' handler."""
+        group = self.bot.tree.get_command("cuarenta")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.leaderboard")
+        for command in self.__cog_app_commands__:
+            group.add_command(command)
+            self._moved.append(command)
+        self.__cog_app_commands__ = []  # not top-level commands: the group holds them
+        self.bot.board_handler = self  # type: ignore[attr-defined]
+        self.bot.add_dynamic_items(*boards.BOARD_ITEMS)
+
+    async def cog_unload(self) -> None:
+        """Take the commands out of ``/cuarenta`` again."""
+        group = self.bot.tree.get_command("cuarenta")
+        if isinstance(group, app_commands.Group):
+            for command in self._moved:
+                group.remove_command(command.name)
+        self._moved.clear()
+        self.bot.remove_dynamic_items(*boards.BOARD_ITEMS)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Errors raised before a command body runs (checks, conversions): an ephemeral message."""
+        lang = lang_of(interaction.locale)
+        key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
+        if key == "err.generic":
+            log.error("command error in interaction %s", interaction.id, exc_info=error)
+        try:
+            await self._send(interaction, Payload(content=t(key, lang)), ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    async def _send(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=ephemeral, **payload.send_kwargs())
+        else:
+            await interaction.response.send_message(ephemeral=ephemeral, **payload.send_kwargs())
+
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
+        """Run ``action(lang)``; refusals become an ephemeral message in the user's language."""
+        lang = lang_of(interaction.locale)
+        log.debug("interaction %s: ratings command in guild %s by user %s", interaction.id, interaction.guild_id,
+                  interaction.user.id)
+        try:
+            try:
+                await action(lang)
+            except UnknownSeasonError:
+                raise _Refused("err.unknown_season") from None
+            except NoCurrentSeasonError:
+                raise _Refused("err.no_season") from None
+            except RatingsError:
+                raise _Refused("err.bad_setting") from None
+        except _Refused as refusal:
+            log.info("interaction %s refused: %s", interaction.id, refusal.key)
+            await self._send(interaction, Payload(content=t(refusal.key, lang, **refusal.params)), ephemeral=True)
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                await self._send(interaction, Payload(content=t("err.generic", lang)), ephemeral=True)
+            except discord.HTTPException:
+                pass
+
+    @staticmethod
+    def _require_manager(interaction: discord.Interaction) -> None:
+        if not (interaction.permissions and interaction.permissions.manage_guild):
+            raise _Refused("err.need_manage_guild")
+
+    async def _names(self, interaction: discord.Interaction, users: Iterable[int | None],
+                     extra: Iterable[discord.abc.User] = ()) -> dict[int, str]:
+        """Display names: the members at hand, then the guild's member cache, then the name a user had at
+        their last seat here. Users still missing are shown as mentions by the renderer."""
+        known: dict[int, str] = {u.id: u.display_name for u in (interaction.user, *extra)}
+        guild = interaction.guild
+        out: dict[int, str] = {}
+        missing: list[int] = []
+        for user in users:
+            if user is None or user in out:
+                continue
+            if user in known:
+                out[user] = known[user]
+            elif guild is not None and (member := guild.get_member(user)) is not None:
+                out[user] = member.display_name
+            else:
+                missing.append(user)
+        if missing:
+            out.update(await self.service.seat_names(interaction.guild_id or 0, missing))
+        return out
+
+    async def _board(self, interaction: discord.Interaction, guild_id: int, mode: str, season: int | None,
+                     page: int, lang: str) -> Payload:
+        board = await self.ratings.leaderboard(guild_id, mode, season=season, page=page, viewer=interaction.user.id)
+        names = await self._names(interaction, [r.user_id for r in board.rows])
+        return boards.leaderboard_payload(board, guild_id, names, lang)
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name=_s("leaderboard", "cmd.leaderboard.name"),
+                          description=_s("This server's rating leaderboard", "cmd.leaderboard.desc"))
+    @app_commands.rename(mode=_s("mode", "opt.mode.name"), season=_s("season", "opt.season.name"))
+    @app_commands.describe(mode=_s("1v1 or 2v2 (default 2v2)", "opt.mode.desc"),
+                           season=_s("A season number (default: the current one)", "opt.season.desc"))
+    @app_commands.choices(mode=MODE_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, mode: str = DEFAULT_MODE,
+                          season: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        """Post a leaderboard page (public, in the server's language) with ◀ ▶ and the 1v1/2v2 switch."""
+
+        async def run(lang: str) -> None:
+            public = await self.service.public_language(interaction.guild_id or 0)
+            payload = await self._board(interaction, interaction.guild_id or 0, mode, season, 0, public)
+            await self._send(interaction, payload, ephemeral=False)
+
+        await self._guard(interaction, run)
+
+    async def on_board(self, interaction: discord.Interaction, guild_id: int, season: int | None, mode: str,
+                       page: int) -> None:
+        """A leaderboard button. The person who asked for the board turns its pages; anyone else gets
+        their own copy, ephemerally, with their own place in the footer."""
+
+        async def run(lang: str) -> None:
+            if guild_id != interaction.guild_id:
+                raise _Refused("err.generic")  # a board never shows another server's data
+            message = interaction.message
+            meta = getattr(message, "interaction_metadata", None) if message is not None else None
+            owner = meta.user.id if meta is not None and meta.user is not None else None
+            if message is not None and not message.flags.ephemeral and owner not in (None, interaction.user.id):
+                payload = await self._board(interaction, guild_id, mode, season, page, lang)
+                await self._send(interaction, payload, ephemeral=True)
+                return
+            shown = lang if message is not None and message.flags.ephemeral else \
+                await self.service.public_language(guild_id)
+            payload = await self._board(interaction, guild_id, mode, season, page, shown)
+            await interaction.response.edit_message(**payload.edit_kwargs())
+
+        await self._guard(interaction, run)
+
+    @app_commands.command(name=_s("stats", "cmd.stats.name"),
+                          description=_s("A player's record on this server", "cmd.stats.desc"))
+    @app_commands.rename(user=_s("user", "opt.user.name"))
+    @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
+    async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+        """Mesas, chicas, win rate per mode, caídas, limpias, rondas, zapateros, streak, rating, last 10,
+        partner (ephemeral, in the caller's language)."""
+
+        async def run(lang: str) -> None:
+            who = user or interaction.user
+            stats = await self.ratings.stats(interaction.guild_id or 0, who.id)
+            users = [who.id, *(stats.partner[:1] if stats.partner else ())]
+            payload = boards.stats_payload(stats, await self._names(interaction, users, [who]), lang)
+            await self._send(interaction, payload, ephemeral=True)
+
+        await self._guard(interaction, run)
+
+    @app_commands.command(name=_s("history", "cmd.history.name"),
+                          description=_s("A player's recent mesas on this server", "cmd.history.desc"))
+    @app_commands.rename(user=_s("user", "opt.user.name"))
+    @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
+    async def history(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+        """Recent finished mesas with score, partners and opponents (ephemeral)."""
+
+        async def run(lang: str) -> None:
+            who = user or interaction.user
+            lines = await self.ratings.history(interaction.guild_id or 0, who.id, limit=10)
+            users = [who.id] + [u for line in lines for u in (*line.partners, *line.opponents)]
+            payload = boards.history_payload(who.id, lines, await self._names(interaction, users, [who]), lang)
+            await self._send(interaction, payload, ephemeral=True)
+
+        await self._guard(interaction, run)
+
+    @season.command(name=_s("start", "cmd.season_start.name"),
+                    description=_s("Close the current season and start a new one (Manage Server)",
+                                   "cmd.season_start.desc"))
+    @app_commands.rename(name=_s("name", "opt.season_name.name"))
+    @app_commands.describe(name=_s("The new season's name", "opt.season_name.desc"))
+    async def season_start(self, interaction: discord.Interaction,
+                           name: app_commands.Range[str, 1, 64]) -> None:
+        """Close the open season (freeze it, post its top 10) and start ``name`` with the server's reset."""
+
+        async def run(lang: str) -> None:
+            self._require_manager(interaction)
+            public = await self.service.public_language(interaction.guild_id or 0)
+            result = await self.ratings.start_season(interaction.guild_id or 0, name)
+            if isinstance(result, Season):
+                payload = boards.season_started_payload(result, public)
+            else:
+                payload = await self._closed_payload(interaction, result, public)
+            await self._send(interaction, payload, ephemeral=False)
+
+        await self._guard(interaction, run)
+
+    @season.command(name=_s("end", "cmd.season_end.name"),
+                    description=_s("Close the current season and post its top 10 (Manage Server)",
+                                   "cmd.season_end.desc"))
+    async def season_end(self, interaction: discord.Interaction) -> None:
+        """Close the open season: freeze its standings, post the top 10, start the next one."""
+
+        async def run(lang: str) -> None:
+            self._require_manager(interaction)
+            public = await self.service.public_language(interaction.guild_id or 0)
+            result = await self.ratings.end_season(interaction.guild_id or 0)
+            await self._send(interaction, await self._closed_payload(interaction, result, public), ephemeral=False)
+
+        await self._guard(interaction, run)
+
+    async def _closed_payload(self, interaction: discord.Interaction, result: SeasonClose, lang: str) -> Payload:
+        users = [r.user_id for rows in result.top.values() for r in rows]
+        return boards.season_close_payload(result, await self._names(interaction, users), lang)
+
+    @app_commands.command(name=_s("settings", "cmd.settings.name"),
+                          description=_s("This server's Cuarenta settings (Manage Server)", "cmd.settings.desc"))
+    @app_commands.rename(language=_s("language", "opt.language.name"),
+                         rated_bots=_s("rated_bots", "opt.rated_bots.name"),
+                         min_games=_s("min_games", "opt.min_games.name"),
+                         active_days=_s("active_days", "opt.active_days.name"),
+                         reset=_s("reset", "opt.reset.name"), preset=_s("preset", "opt.default_preset.name"))
+    @app_commands.describe(language=_s("Language of public messages", "opt.settings_language.desc"),
+                           rated_bots=_s("Rate games with computer players", "opt.rated_bots.desc"),
+                           min_games=_s("Rated chicas needed to appear on the leaderboard", "opt.min_games.desc"),
+                           active_days=_s("Days since the last rated chica to stay on it (0: no limit)",
+                                          "opt.active_days.desc"),
+                           reset=_s("What a new season does to ratings", "opt.reset.desc"),
+                           preset=_s("Default rules preset of new tables", "opt.default_preset.desc"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES)
+    async def settings(self, interaction: discord.Interaction, language: str | None = None,
+                       rated_bots: bool | None = None, min_games: app_commands.Range[int, 0, 1000] | None = None,
+                       active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
+                       preset: str | None = None) -> None:
+        """Show the settings, or change the ones given (Manage Server)."""
+
+        async def run(lang: str) -> None:
+            self._require_manager(interaction)
+            guild_id = interaction.guild_id or 0
+            changes: dict[str, object] = {}
+            if rated_bots is not None:
+                changes["rate_bots"] = rated_bots
+            if min_games is not None:
+                changes["min_games"] = min_games
+            if active_days is not None:
+                changes["active_days"] = active_days
+            if reset is not None:
+                changes["reset_policy"] = reset
+            if preset is not None:
+                changes["default_preset"] = preset
+            if language is not None:
+                await self.service.set_public_language(guild_id, language)
+            current = await self.ratings.set_settings(guild_id, **changes)
+            changed = bool(changes) or language is not None
+            await self._send(interaction, boards.settings_payload(current, lang, changed=changed), ephemeral=True)
+
+        await self._guard(interaction, run)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (after ``cogs.tables``, which owns the ``/cuarenta`` group)."""
+    await bot.add_cog(LeaderboardCog(bot))
