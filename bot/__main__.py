@@ -20,6 +20,9 @@ from bot.config import ConfigError, Settings
 
 log = logging.getLogger("bot")
 
+QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite")
+"""Loggers held at INFO or above whatever LOG_LEVEL says: at DEBUG they would print hidden cards."""
+
 
 async def run(settings: Settings, command: str) -> int:
     """Run the bot (``command == "run"``) or sync its commands (``"sync"``); returns an exit code."""
@@ -74,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         print("DISCORD_TOKEN is empty: copy .env.example to .env and fill it in.", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
-    # discord.py logs request bodies at DEBUG, and DM bodies hold hands: keep those loggers at INFO.
-    for name in ("discord.http", "discord.webhook.async_", "discord.gateway"):
+    # discord.py logs request bodies at DEBUG (DM bodies hold hands) and aiosqlite logs every statement
+    # with its parameters (the saved game holds every hand and the stock): keep those loggers at INFO.
+    for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, getattr(logging, settings.log_level)))
     return asyncio.run(run(settings, command))
 

@@ -1,7 +1,8 @@
 """Validate the bot's REST request bodies against Discord's OpenAPI document.
 
 Each request recorded by SimCord (``env.http_requests``: method, path, json) is mapped to its operation
-in ``../shared/discord-api-spec/openapi.json`` and its JSON body validated with jsonschema.
+in Discord's OpenAPI document (``../shared/discord-api-spec/openapi.json``, or the copy vendored beside
+this module when the repository is cloned on its own) and its JSON body validated with jsonschema.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC_PATH = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
-"""``../shared/discord-api-spec/openapi.json``, next to the repository."""
+SHARED_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+VENDORED_SPEC = Path(__file__).resolve().parent / "discord_api_spec" / "openapi.json"
+SPEC_PATH = SHARED_SPEC if SHARED_SPEC.is_file() else VENDORED_SPEC
+"""``../shared/discord-api-spec/openapi.json`` next to the repository, else the vendored copy of it."""
 
 
 @cache

@@ -1,0 +1,42 @@
+"""No log line names a hidden card, even at LOG_LEVEL=DEBUG (found by QA: aiosqlite logged the saved game)."""
+
+from __future__ import annotations
+
+import logging
+
+import bot.__main__ as entry
+from bot.store import Store
+from bot.tables import TableService
+
+
+async def inline(func, *args):
+    return func(*args)
+
+
+def test_debug_log_level_never_prints_a_hand(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "q.db"))
+    monkeypatch.setattr(logging.getLogger(), "handlers", list(logging.getLogger().handlers))
+    for name in entry.QUIET_LOGGERS:
+        monkeypatch.setattr(logging.getLogger(name), "level", logging.getLogger(name).level)
+    hands: list[str] = []
+
+    async def fake_run(settings, command):
+        store = await Store.open(settings.database_path)
+        service = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline)
+        table = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2)
+        await service.join(table.id, user_id=20, name="beto", locale="en")
+        assert table.game is not None  # the table filled up and the engine dealt
+        hands.extend(c.code for h in table.game.hands for c in h)
+        await service.close()
+        await store.close()
+        return 0
+
+    monkeypatch.setattr(entry, "run", fake_run)
+    caplog.set_level(logging.DEBUG)
+    assert entry.main([]) == 0
+    assert hands and any(r.levelno == logging.DEBUG for r in caplog.records)
+    leaks = [f"{r.name}: {r.getMessage()[:120]}" for r in caplog.records
+             if any(f'"{code}"' in r.getMessage() for code in hands)]
+    assert leaks == [], f"{len(leaks)} log lines hold hand cards, e.g. {leaks[:2]}"
