@@ -16,7 +16,7 @@ from bot.engine import PRESET_NAMES
 from bot.i18n import lang_of, t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
 from bot.ui import render
-from bot.ui.items import TRAIL_VALUE
+from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
 log = logging.getLogger(__name__)
@@ -365,10 +365,14 @@ class TablesCog(commands.Cog):
 
     async def on_capture(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str,
                          value: str) -> None:
-        """The second step: the chosen capture (or the trail)."""
+        """The second step: the chosen capture (or the trail); a "more…"/"previous" option
+        (`render.PAGE_VALUE_PREFIX`) shows another page of the captures in the same message."""
 
         async def run(lang: str) -> None:
             table = await self.service.fetch(table_id)
+            if value.startswith(render.PAGE_VALUE_PREFIX):
+                await self._capture_page(interaction, table, nonce, card, value, lang)
+                return
             trail = value == TRAIL_VALUE
             captures = None if trail else value.replace(".", " ")
             try:
@@ -380,6 +384,25 @@ class TablesCog(commands.Cog):
             await self._answer_play(interaction, table, result, lang, from_choice=True)
 
         await self._guard(interaction, run)
+
+    async def _capture_page(self, interaction: discord.Interaction, table: Table, nonce: int, card: str,
+                            value: str, lang: str) -> None:
+        """Show another page of a capture menu (nothing is played; a stale menu is refused as usual)."""
+        try:
+            page = int(value[len(render.PAGE_VALUE_PREFIX):])
+            result = await self.service.play(table.id, user_id=interaction.user.id, nonce=nonce, card=card)
+        except ValueError:
+            page, result = 0, None
+        except TableError as error:
+            await self._say(interaction, render.error_text(error, lang, table))
+            return
+        if isinstance(result, Choice):
+            payload = render.choice_payload(table, result, lang, page=page)
+            await interaction.response.edit_message(**payload.edit_kwargs())
+        elif result is not None:
+            await self._answer_play(interaction, table, result, lang, from_choice=True)
+        else:
+            await self._say(interaction, t("err.illegal", lang))
 
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """"My hand": the hand for a player; "you are not playing at this table" for anyone else."""
@@ -402,6 +425,17 @@ class TablesCog(commands.Cog):
     async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
         """"I'm back" on an away player's hand."""
         await self._guard(interaction, lambda lang: self._back(interaction, lang))
+
+    async def on_level(self, interaction: discord.Interaction, table_id: int, level: str) -> None:
+        """The lobby's level select: add a computer player of that level."""
+
+        async def run(lang: str) -> None:
+            if level not in COMPUTER_LEVELS:
+                raise TableError("err.illegal")
+            team = await self.service.add_computer(table_id, user_id=interaction.user.id, level=level)
+            await self._say(interaction, t("ok.bot_added_level", lang, team="AB"[team], level=t(f"level.{level}", lang)))
+
+        await self._guard(interaction, run)
 
     # ------------------------------------------------------------------ people and channels going away
 

@@ -341,4 +341,24 @@ MESSAGES.update({
     "dm.left": "You are no longer playing at Table #{table}: a computer player plays your seat.",
     "btn.back": "I'm back",
     "lobby.timer": "Turn timer: {seconds} s · the table closes if it has not started {when}",
+    "lobby.level_placeholder": "Add a computer player of level…",
+    "level.facil": "Computer: easy",
+    "level.medio": "Computer: medium",
+    "level.dificil": "Computer: hard",
+    "ok.bot_added_level": "A computer player ({level}) sat down on team {team}.",
+})
+
+
+# ---- QA faults (seating race, rematch, wording, capture pages, /table cooldown, host-only computers) ----
+MESSAGES.update({
+    "err.player_seated_elsewhere": "No rematch: {name} is already seated at Table #{table}, in <#{channel}>.",
+    "err.host_only_computer": "Only the host can add computer players.",
+    "err.repost_cooldown": "Table #{table} was posted again moments ago; here it is: {link} (it can be re-posted in {seconds} s).",
+    "play.caida_four_chica": "{name} fell on it with {card} — fourth caída in a row: wins the chica!",
+    "play.blocked_score": "(does not count: {score} que no juega)",
+    "mesa.won_one": "🏆 {team} wins the mesa, 1 chica to {b}!",
+    "rules.carton_r28": "Cartón from {min} cards: 20 cards = 6 points, then +1 per card over 20, rounded up to even (21 → 8, 23 → 10); a tie: dos por darlas +{tie}.",
+    "rules.rule38_at": "38 que no juega (here at {score} points: only a caída scores): {value}.",
+    "opt.more": "More captures… ({first}–{last} of {total})",
+    "opt.previous": "Previous captures ({first}–{last} of {total})",
 })

@@ -341,4 +341,24 @@ MESSAGES.update({
     "dm.left": "Ya no juegas en la Mesa #{table}: una computadora juega tu puesto.",
     "btn.back": "Ya volví",
     "lobby.timer": "Tiempo por turno: {seconds} s · la mesa se cierra si no empieza {when}",
+    "lobby.level_placeholder": "Añadir una computadora de nivel…",
+    "level.facil": "Computadora: fácil",
+    "level.medio": "Computadora: media",
+    "level.dificil": "Computadora: difícil",
+    "ok.bot_added_level": "Una computadora ({level}) se sentó en el equipo {team}.",
+})
+
+
+# ---- QA faults (seating race, rematch, wording, capture pages, /table cooldown, host-only computers) ----
+MESSAGES.update({
+    "err.player_seated_elsewhere": "No hay revancha: {name} ya está sentado en la Mesa #{table}, en <#{channel}>.",
+    "err.host_only_computer": "Solo quien abrió la mesa puede agregar computadoras.",
+    "err.repost_cooldown": "La Mesa #{table} se volvió a publicar hace un momento; aquí está: {link} (se podrá publicar otra vez en {seconds} s).",
+    "play.caida_four_chica": "{name} se cayó con {card} — cuarta caída seguida: ¡gana la chica!",
+    "play.blocked_score": "(no cuenta: {score} que no juega)",
+    "mesa.won_one": "🏆 ¡El {team} gana la mesa, 1 chica a {b}!",
+    "rules.carton_r28": "Cartón desde {min} cartas: 20 cartas = 6 puntos, y +1 por cada carta sobre 20, redondeado al par de arriba (21 → 8, 23 → 10); empate: dos por darlas +{tie}.",
+    "rules.rule38_at": "38 que no juega (aquí con {score} puntos: solo suma la caída): {value}.",
+    "opt.more": "Más capturas… ({first}–{last} de {total})",
+    "opt.previous": "Capturas anteriores ({first}–{last} de {total})",
 })

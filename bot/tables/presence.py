@@ -310,7 +310,7 @@ class PresenceMixin:
         from .service import LeaveResult
 
         table = self.get(table_id)  # type: ignore[attr-defined]
-        async with table.lock:
+        async with table.lock, self._unchanged_on_error(table):  # type: ignore[attr-defined]
             if table.status != PLAYING:
                 raise WrongStateError("err.finished" if not table.is_open else "err.not_started")
             seat = table.seat_of(user_id)
@@ -347,7 +347,7 @@ class PresenceMixin:
             raise SeatError("err.kick_not_seated")
         if table.status == PLAYING:
             return await self.leave_game(table_id, user_id=target_id, reason="kicked")
-        async with table.lock:
+        async with table.lock, self._unchanged_on_error(table):  # type: ignore[attr-defined]
             if table.status != LOBBY:
                 raise WrongStateError("err.finished")
             seat = table.seat_of(target_id)

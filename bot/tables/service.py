@@ -117,6 +117,10 @@ class TableService(PresenceMixin):
         self._ai_tasks: dict[int, asyncio.Task[Any]] = {}
         self._closing = False
         self.scheduler = Scheduler(self.clock, self._spawn)
+        self._seating = asyncio.Lock()
+        """Serialises every operation that seats a person (create, join, rematch) across all tables, so
+        that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
+        self._reposted: dict[int, float] = {}
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Attach the presenter."""
@@ -327,6 +331,17 @@ class TableService(PresenceMixin):
             Rules.preset(preset)
         except RulesError:
             raise TableError("err.bad_preset", preset=preset) from None
+        async with self._seating:
+            return await self._create_seated(
+                guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
+                players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
+                turn_timer=turn_timer)
+
+    async def _create_seated(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int,
+        preset: str, guild_name: str, channel_name: str, turn_timer: int | None,
+    ) -> Table:
+        """`create` under the seating lock: the checks and the new table's insert are one step."""
         busy = self.table_in_channel(channel_id)
         if busy is not None:
             raise ChannelBusyError(table=busy.id, link=self.link(busy))
@@ -379,7 +394,7 @@ class TableService(PresenceMixin):
             WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
         """
         table = self.get(table_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._seating, table.lock, self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise SeatError("err.already_seated")
@@ -418,16 +433,19 @@ class TableService(PresenceMixin):
 
     async def add_computer(self, table_id: int, *, user_id: int, team: int | None = None,
                            level: str = DEFAULT_LEVEL) -> int:
-        """Seat a computer player (any seated player may). Returns its team. A full table starts.
+        """Seat a computer player (only the host picks them). Returns its team. A full table starts.
 
         Raises:
-            WrongStateError: not a lobby. NotPlayingError: the user is not seated. SeatError: no free seat.
+            WrongStateError: not a lobby. NotPlayingError: the user is not seated. NotHostError: a seated
+            player who is not the host. SeatError: no free seat.
         """
         table = self.get(table_id)
         async with table.lock, self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise NotPlayingError("err.not_seated")
+            if table.host_id != user_id:
+                raise NotHostError("err.host_only_computer")
             try:
                 team = self._pick_team(table, team)
             except SeatError:
@@ -621,14 +639,25 @@ class TableService(PresenceMixin):
                 events = await self._apply(table, seat_index, play)
             await self._notify(table, events=events)
 
+    REPOST_COOLDOWN = 30.0
+    """Seconds (of the service's clock) between two re-posts of one table asked with ``/cuarenta table``."""
+
     def request_repost(self, table: Table) -> None:
-        """Re-post the table message at the bottom of the channel (after pending notifications).
+        """Re-post the table message at the bottom of the channel (after pending notifications), at most
+        once per `REPOST_COOLDOWN` seconds per table, whoever asks.
 
         Raises:
-            WrongStateError: the game has not started.
+            WrongStateError: the game has not started. TableError ``err.repost_cooldown`` (params: table,
+            link, seconds): the table was re-posted less than `REPOST_COOLDOWN` seconds ago.
         """
         if table.game is None:
             raise WrongStateError("err.not_started")
+        now = self.clock.now()
+        last = self._reposted.get(table.id)
+        if last is not None and now - last < self.REPOST_COOLDOWN:
+            raise TableError("err.repost_cooldown", table=table.id, link=self.link(table),
+                             seconds=max(1, int(self.REPOST_COOLDOWN - (now - last) + 0.999)))
+        self._reposted[table.id] = now
         self._spawn(self._repost(table))
 
     async def _repost(self, table: Table) -> None:
@@ -668,22 +697,34 @@ class TableService(PresenceMixin):
             raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
         if old.seat_of(user_id) is None:
             raise NotPlayingError()
+        async with self._seating:
+            return await self._rematch_seated(old, user_id)
+
+    async def _rematch_seated(self, old: Table, user_id: int) -> Table:
+        """`rematch` under the seating lock. A second click (the rematch of ``old`` is already open and
+        the clicker sits there) gets that same table back."""
         busy = self.table_in_channel(old.channel_id)
         if busy is not None:
+            if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:
+                return busy
             raise ChannelBusyError(table=busy.id, link=self.link(busy))
         for _, seat in old.humans():
+            other = self.table_of_user(seat.user_id)  # type: ignore[arg-type]
+            if other is not None and seat.user_id != user_id:
+                raise SeatError("err.player_seated_elsewhere", name=seat.name, table=other.id,
+                                channel=other.channel_id)
             self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
         seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
+        meta = {**{k: v for k, v in old.meta.items() if k != "casual"}, "rematch_of": old.id}
         try:
             table_id = await self.store.create_table(
                 guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
-                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=old.meta,
+                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=meta,
             )
         except StoreChannelBusy:
             raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
         table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
-                      players=old.players, preset=old.preset, seats=seats,
-                      meta={k: v for k, v in old.meta.items() if k != "casual"})
+                      players=old.players, preset=old.preset, seats=seats, meta=meta)
         table.timers.turn_timer = old.timers.turn_timer
         self.tables[table_id] = table
         async with table.lock:

@@ -9,6 +9,7 @@ custom_id formats (all under 100 characters):
     ``c4:h:<table>``                     "Ver mi mano / My hand" on the public table message
     ``c4:r:<table>``                     rematch
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
+    ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
 
 Callbacks delegate to ``interaction.client.component_handler`` (set by the tables cog), so this module
 holds no game logic.
@@ -48,6 +49,9 @@ class ComponentHandler(Protocol):
 
     async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
         """"I'm back": an away player takes their seat back."""
+
+    async def on_level(self, interaction: discord.Interaction, table_id: int, level: str) -> None:
+        """The lobby's level select: add a computer player of ``level``."""
 
 
 def _handler(interaction: discord.Interaction) -> Any:
@@ -201,5 +205,30 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<
         await _handler(interaction).on_back(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton)
+class LevelSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:v:(?P<table>\d+)"):
+    """In a lobby: add a computer player of the chosen level."""
+
+    def __init__(self, table_id: int, *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"c4:v:{table_id}", placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="·", value="·")]))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any) -> LevelSelect:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), options=item.options or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the choice to the component handler."""
+        values = self.item.values
+        await _handler(interaction).on_level(interaction, self.table_id, values[0] if values else "")
+
+
+COMPUTER_LEVELS = ("facil", "medio", "dificil")
+"""The levels a host can pick for a computer player (the lobby's select)."""
+
+DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton,
+                 LevelSelect)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

@@ -20,11 +20,13 @@ from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
 from . import limits
 from .items import (
+    COMPUTER_LEVELS,
     TRAIL_VALUE,
     BackButton,
     CaptureSelect,
     CardButton,
     HandButton,
+    LevelSelect,
     LobbyButton,
     RematchButton,
     TrailSelect,
@@ -126,6 +128,8 @@ def rank_word(rank: int | None) -> str:
 def error_text(error: TableError, lang: str, table: Table | None = None) -> str:
     """The message of a refused action, in ``lang``. A ``seat`` parameter becomes the seat's name."""
     params = dict(error.params)
+    if isinstance(params.get("name"), str):
+        params["name"] = discord.utils.escape_mentions(discord.utils.escape_markdown(params["name"]))  # type: ignore[arg-type]
     if "seat" in params:
         seat = params.pop("seat")
         params["name"] = seat_name(table, seat, lang) if table is not None and seat is not None else "?"
@@ -159,7 +163,10 @@ def lobby_payload(table: Table, lang: str) -> Payload:
         LobbyButton(table.id, "x", label=t("btn.leave", lang), style=discord.ButtonStyle.danger),
         LobbyButton(table.id, "s", label=t("btn.start", lang), style=discord.ButtonStyle.success),
     ]
-    return Payload(embed=embed, view=make_view(row))
+    levels = [discord.SelectOption(label=limits.clip(t(f"level.{level}", lang), 100), value=level)
+              for level in COMPUTER_LEVELS]
+    select = LevelSelect(table.id, options=levels, placeholder=limits.clip(t("lobby.level_placeholder", lang), 150))
+    return Payload(embed=embed, view=make_view(row, [select]))
 
 
 # ---------------------------------------------------------------------- plays in words
@@ -171,6 +178,30 @@ def hand_events(events: Sequence[Event]) -> list[Event]:
         if events[i].kind == K.HAND_START:
             return list(events[i + 1:])
     return list(events)
+
+
+def capture_words(card: Card, cards: Iterable[Card], lang: str) -> str:
+    """The cards a play took, as the capture menu writes them: the base capture (one matched card, or the
+    summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``."""
+    taken = list(cards)
+    base = [c for c in taken if c.rank <= card.rank]
+    stair = sorted((c for c in taken if c.rank > card.rank), key=lambda c: c.rank)
+    text = " + ".join(str(c) for c in base)
+    if stair:
+        text = f"{text}, {t('opt.then', lang)} {cards_text(stair)}" if base else cards_text(stair)
+    return text
+
+
+def blocked_note(table: Table, blocked: str, lang: str) -> str:
+    """Why points did not count: ``"(no cuenta: 38 que no juega)"`` at the table's blocking score (18 in
+    ``rapido``), or the cutoff."""
+    if blocked == "38":
+        return t("play.blocked_score", lang, score=table.rules.score38 or 38)
+    return t("play.blocked_cutoff", lang)
+
+
+def _blocked_suffix(table: Table, event: Event, lang: str) -> str:
+    return " " + blocked_note(table, event.blocked, lang) if event.blocked else ""
 
 
 def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
@@ -189,7 +220,7 @@ def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
             if j < n and events[j].kind == K.CAPTURED:
                 cap = events[j]
                 j += 1
-                main = t("play.capture", lang, name=name, cards=" + ".join(str(c) for c in cap.cards), card=e.card)
+                main = t("play.capture", lang, name=name, cards=capture_words(e.card, cap.cards, lang), card=e.card)
                 while j < n and events[j].kind in (K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS):
                     x = events[j]
                     if x.kind == K.CAIDA:
@@ -203,10 +234,12 @@ def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
                             parts.append(t("play.caida_limpia", lang))
                     elif x.kind == K.LIMPIA:
                         parts.append(t("play.limpia", lang, points=x.points))
+                    elif x.reason == "chica" and x.blocked is None:
+                        main = t("play.caida_four_chica", lang, name=name, card=e.card)
                     else:
                         parts.append(t("play.four_caidas", lang, team=team_name(x.team or 0, lang)))
                     if x.blocked:
-                        parts.append(t("play.blocked38" if x.blocked == "38" else "play.blocked_cutoff", lang))
+                        parts.append(blocked_note(table, x.blocked, lang))
                     j += 1
                 lines.append(" — ".join([main, *parts]) if parts else main)
             else:
@@ -222,7 +255,7 @@ def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
             else:
                 line = t("play.doble_ronda", lang, name=name, points=e.points)
             if e.blocked:
-                line += " " + t("play.blocked38" if e.blocked == "38" else "play.blocked_cutoff", lang)
+                line += " " + blocked_note(table, e.blocked, lang)
             lines.append(line)
         elif e.kind == K.RONDA_REVEALED:
             lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))  # type: ignore[arg-type]
@@ -390,10 +423,7 @@ def describe_capture(play: Play, view: GameView, lang: str) -> str:
     caída and limpia marked)."""
     card = play.card
     base = [c for c in play.sorted_captures() if c.rank <= card.rank]
-    stair = sorted((c for c in play.captures if c.rank > card.rank), key=lambda c: c.rank)
-    text = f"{card} → {' + '.join(str(c) for c in base)}"
-    if stair:
-        text += f", {t('opt.then', lang)} {cards_text(stair)}"
+    text = f"{card} → {capture_words(card, play.sorted_captures(), lang)}"
     marks = []
     prev = (view.seat - 1) % view.players
     if (view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
@@ -406,13 +436,41 @@ def describe_capture(play: Play, view: GameView, lang: str) -> str:
     return text
 
 
-def choice_payload(table: Table, choice: Choice, lang: str) -> Payload:
-    """The second step of an ambiguous play: a select listing each capture in words (and the trail)."""
+PAGE_VALUE_PREFIX = "~"
+"""A capture-menu option whose value is ``"~N"`` shows page N of the captures (never a card code)."""
+
+
+def capture_pages(choice: Choice) -> list[tuple[int, int]]:
+    """The capture menu's pages as ``(start, stop)`` slices of ``choice.options``: one page when every
+    capture fits in a select (with the trail), else pages that keep room for the trail and for the
+    "previous" and "more…" options, so every capture can be chosen."""
+    total = len(choice.options)
+    room = limits.SELECT_OPTIONS - (1 if choice.can_trail else 0)
+    if total <= room:
+        return [(0, total)]
+    size = room - 2
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+def choice_payload(table: Table, choice: Choice, lang: str, page: int = 0) -> Payload:
+    """The second step of an ambiguous play: a select listing each capture in words (and the trail).
+    Past Discord's 25 options the captures are split into pages (`capture_pages`); ``page`` is the one
+    shown, with "previous" / "more…" options that show the others."""
+    pages = capture_pages(choice)
+    page = max(0, min(page, len(pages) - 1))
+    start, stop = pages[page]
+    total = len(choice.options)
     options = [
         discord.SelectOption(label=limits.clip(describe_capture(p, choice.view, lang), 100),
                              value=".".join(c.code for c in p.sorted_captures()))
-        for p in choice.options[: limits.SELECT_OPTIONS - 1]
+        for p in choice.options[start:stop]
     ]
+    for key, other in (("opt.previous", page - 1), ("opt.more", page + 1)):
+        if 0 <= other < len(pages):
+            first, last = pages[other]
+            options.append(discord.SelectOption(
+                label=limits.clip(t(key, lang, first=first + 1, last=last, total=total), 100),
+                value=f"{PAGE_VALUE_PREFIX}{other}"))
     if choice.can_trail:
         options.append(discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=choice.card), 100),
                                             value=TRAIL_VALUE))
@@ -438,13 +496,17 @@ def hand_summary_payload(table: Table, hand_events_: Sequence[Event], hand_numbe
         if e.kind in (K.CAIDA, K.LIMPIA, K.RONDA, K.DOBLE_RONDA) and e.team is not None:
             bonuses[e.team] += e.points
         elif e.kind == K.CARTON:
-            lines.append(t("sum.carton", lang, team=team_name(e.team or 0, lang), points=e.points, count=e.number))
+            lines.append(t("sum.carton", lang, team=team_name(e.team or 0, lang), points=e.points, count=e.number)
+                         + _blocked_suffix(table, e, lang))
         elif e.kind == K.DOS_POR_DARLAS:
-            lines.append(t("sum.dos_por_darlas", lang, team=team_name(e.team or 0, lang), points=e.points))
+            lines.append(t("sum.dos_por_darlas", lang, team=team_name(e.team or 0, lang), points=e.points)
+                         + _blocked_suffix(table, e, lang))
         elif e.kind == K.MAS_CARTAS:
-            lines.append(t("sum.mas_cartas", lang, team=team_name(e.team or 0, lang), points=e.points))
+            lines.append(t("sum.mas_cartas", lang, team=team_name(e.team or 0, lang), points=e.points)
+                         + _blocked_suffix(table, e, lang))
         elif e.kind == K.FALLA:
-            lines.append(t("sum.falla", lang, team=team_name(e.team or 0, lang), points=e.points))
+            lines.append(t("sum.falla", lang, team=team_name(e.team or 0, lang), points=e.points)
+                         + _blocked_suffix(table, e, lang))
         elif e.kind == K.LEFTOVERS:
             if e.team is None:
                 lines.append(t("sum.leftovers", lang, count=len(e.cards)))
@@ -463,10 +525,10 @@ def hand_summary_payload(table: Table, hand_events_: Sequence[Event], hand_numbe
 
 
 def chica_payload(table: Table, event: Event, lang: str) -> Payload:
-    """A chica won: the team, the score, why, and zapatero when it applies."""
+    """A chica won: the team, the score (the winner's first), why, and zapatero when it applies."""
     team = event.team or 0
     scores = event.scores or (0, 0)
-    lines = [t("chica.won", lang, team=team_name(team, lang), chica=event.number, a=scores[0], b=scores[1]),
+    lines = [t("chica.won", lang, team=team_name(team, lang), chica=event.number, a=scores[team], b=scores[1 - team]),
              t(f"chica.reason.{event.reason or 'target'}", lang)]
     if event.zapatero:
         lines.append(t("chica.zapatero", lang, team=team_name(1 - team, lang)))
@@ -477,7 +539,8 @@ def mesa_payload(table: Table, event: Event, lang: str) -> Payload:
     """The mesa won (zapatería marked), the players, and the rematch button."""
     team = event.team or 0
     counts = event.counts or (0, 0)
-    lines = [t("mesa.won", lang, team=team_name(team, lang), a=counts[team], b=counts[1 - team])]
+    key = "mesa.won_one" if counts[team] == 1 else "mesa.won"
+    lines = [t(key, lang, team=team_name(team, lang), a=counts[team], b=counts[1 - team])]
     if event.zapatero:
         lines.append(t("mesa.zapateria", lang))
     players = ", ".join(f"{seat_name(table, s, lang)} ({_team_of_seat(s)})" for s in range(table.players))
@@ -510,10 +573,12 @@ def rules_payload(preset: str, lang: str) -> Payload:
                  else t("rules.four_caidas.none", lang)),
         "• " + t("rules.sums", lang, value=t(f"rules.sums.{rules.sum_mode}", lang)),
         "• " + t("rules.leftovers", lang, value=t(f"rules.leftovers.{rules.leftovers}", lang)),
-        "• " + t("rules.carton", lang, min=rules.carton_min_cards, tie=rules.carton_tie),
+        "• " + t("rules.carton_r28", lang, min=rules.carton_min_cards, tie=rules.carton_tie),
         "• " + t("rules.falla", lang, value=rules.falla) if rules.falla else "",
         "• " + t("rules.cutoff", lang, value=cutoff) if cutoff else "",
-        "• " + t("rules.rule38", lang, value=yes_no[rules.rule38]),
+        "• " + (t("rules.rule38_at", lang, score=rules.score38, value=yes_no[True])
+               if rules.score38 is not None and rules.score38 != 38
+               else t("rules.rule38", lang, value=yes_no[rules.rule38])),
         "• " + t("rules.zapateria", lang, below=rules.zapateria_below, value=yes_no[rules.zapateria]),
     ]
     body = [lines[0], ""] + [line for line in lines[2:] if line]

@@ -49,7 +49,9 @@ async def play_via_service(world, table_id: int, *, before_play=None) -> None:
         table = service.tables[table_id]
         if table.status == "finished":
             async with table.lock:  # a computer's last play may still be saving
-                return
+                pass
+            await world.env.settle()  # and let the bot finish what that play started
+            return
         seat = table.game.to_play
         if table.seats[seat].is_ai:
             await asyncio.sleep(0.001)

@@ -14,8 +14,10 @@ async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
     assert world.ana.mention in embed.description, "the host"
     assert [f.name for f in embed.fields] == ["Equipo A", "Equipo B"]
     assert world.ana.mention in embed.fields[0].value
-    labels = [b.label for row in lobby.components for b in row.children]
+    labels = [b.label for b in lobby.components[0].children]
     assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Añadir computadora", "Salir", "Empezar"]
+    levels = [o.value for o in lobby.components[1].children[0].options]
+    assert levels == ["facil", "medio", "dificil"], "the host may pick the computer player's level"
 
 
 async def test_join_picks_the_emptier_team_and_updates_the_lobby(world):

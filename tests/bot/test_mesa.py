@@ -92,7 +92,7 @@ async def test_2v2_two_people_and_two_computers_cuenca_to_the_end(world):
     await world.beto.slash(world.channel, "cuarenta join", team="A")
     lobby = world.channel.last_message
     await world.ana.click(lobby, custom_id="c4:l:1:c")
-    await world.beto.click(lobby, custom_id="c4:l:1:c")
+    await world.ana.click(lobby, custom_id="c4:l:1:c")  # only the host adds computer players
     table = table_of(world, 1)
     assert table.status == "playing"
     assert [s.is_ai for s in table.seats] == [False, True, False, True]

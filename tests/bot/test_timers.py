@@ -268,3 +268,28 @@ async def test_two_tables_in_two_channels_and_two_servers_never_cross(world):
     await world.env.advance_time(30)
     assert tables[2].nonce == nonces[2] + 1
     assert world.env.errors == []
+
+
+async def test_the_host_picks_the_computer_players_level_in_the_lobby(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    lobby = world.channel.last_message
+    assert "c4:v:1" in custom_ids(lobby)
+    result = await world.ana.select(lobby, ["dificil"], custom_id="c4:v:1")
+    assert result.ephemeral and "hard" in result.response.content
+    table = table_of(world, 1)
+    assert table.status == "playing" and table.seats[1].ai == "dificil"
+    assert world.env.errors == []
+
+
+async def test_a_deleted_thread_ends_its_table(world):
+    backend = world.env.backend
+    backend.create_thread(world.channel.id, "partida", world.ana.id)
+    await world.env.settle()
+    thread = next(t for t in world.channel.threads if t.name == "partida")
+    await world.ana.slash(thread, "cuarenta new", players=2)
+    await world.beto.slash(thread, "cuarenta join")
+    table = table_of(world, 1)
+    assert table.status == "playing" and table.channel_id == thread.id
+    backend.delete_channel(thread.id)
+    await world.env.settle()
+    assert table.status == "closed" and world.bot.tables.table_of_user(world.beto.id) is None

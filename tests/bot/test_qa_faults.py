@@ -1,0 +1,314 @@
+"""Faults found by QA (seating races, rematch, wording against RULES.md, the capture menu past 25
+options, /cuarenta table flooding, who adds computer players), each pinned by a test."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.engine import Card, Event, Game, Play, Rules
+from bot.engine import EventKind as K
+from bot.store import Store
+from bot.tables import FINISHED, Choice, Seat, Table, TableError, TableService
+from bot.ui import render
+
+from .helpers import double_click, play_to_end, table_of
+
+# ---------------------------------------------------------------------- helpers
+
+
+async def inline(func, *args):
+    return func(*args)
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(str(tmp_path / "s.db"))
+    svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline)
+    yield svc
+    await svc.close()
+    await store.close()
+
+
+def table_with(game: Game, preset: str) -> Table:
+    seats = [Seat(100 + i, f"p{i}") for i in range(game.players)]
+    return Table(id=1, guild_id=1, channel_id=1, host_id=100, players=game.players, preset=preset,
+                 status="playing", seed="x", seats=seats, game=game)
+
+
+def mesa_announcements(world):
+    return [m for m in world.channel.history() if "gana la mesa" in (m.content or "")
+            or "wins the mesa" in (m.content or "")]
+
+
+def many_captures_choice() -> tuple[Table, Choice]:
+    """Ten small cards on the table: the 7 of clubs has 35 different captures."""
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["7C 2C", "KH QH"],
+                              table="AS AH AD 2S 2H 3S 3H 4S 5S 6S", dealer=1, to_play=0)
+    card = Card.parse("7C")
+    options = tuple(p for p in game.plays_for(card) if p.captures)
+    return table_with(game, "quito"), Choice(card, options, True, game.view(0))
+
+
+def select_values(payload) -> list[str]:
+    select = payload.view.children[0]
+    return [o.value for o in select.item.options]
+
+
+# ---------------------------------------------------------------------- seating races
+
+
+async def test_two_simultaneous_new_tables_seat_a_user_once(service):
+    results = await asyncio.gather(
+        service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2),
+        service.create(guild_id=1, channel_id=3, user_id=10, name="ana", locale="es", players=2),
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    assert len(opened) == 1, f"ana now sits at {len(opened)} open tables"
+    assert all(isinstance(r, TableError) for r in results if isinstance(r, BaseException))
+
+
+async def test_join_while_opening_another_table_seats_a_user_once(service):
+    first = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=4)
+    results = await asyncio.gather(
+        service.create(guild_id=1, channel_id=3, user_id=20, name="beto", locale="es", players=2, preset="quito"),
+        service.join(first.id, user_id=20, name="beto", locale="es"),
+        return_exceptions=True,
+    )
+    seated = sum(1 for t in service.tables.values() if t.is_open and t.seat_of(20) is not None)
+    assert seated == 1, f"beto sits at {seated} open tables ({results})"
+
+
+# ---------------------------------------------------------------------- rematch
+
+
+async def test_double_click_on_rematch_opens_one_table_and_names_it(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await play_to_end(world, 1, {world.ana.id: world.ana})
+    announcement = mesa_announcements(world)[-1]
+    first, second = await double_click(world.env, world.ana, announcement, "c4:r:1")
+    texts = [first.response.content, second.response.content]
+    assert len([tb for tb in world.bot.tables.tables.values() if tb.is_open]) == 1
+    assert not any("went wrong" in x for x in texts), texts
+    assert not any("#?" in x for x in texts), texts
+    assert all("#2" in x for x in texts), texts
+    assert world.env.errors == []
+
+
+async def test_rematch_refusal_names_the_busy_player(world):
+    """Ana and Beto finish a 1v1; Beto sits at a table in another channel; Ana asks for a rematch."""
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    assert table.status == FINISHED
+    await world.beto.slash(other, "cuarenta new", players=2)
+    announcement = mesa_announcements(world)[-1]
+    result = await world.ana.click(announcement, custom_id="c4:r:1")
+    text = result.response.content
+    assert result.ephemeral
+    assert not text.startswith("You are already seated"), text
+    assert "beto" in text.lower() and "#2" in text, text
+
+
+# ---------------------------------------------------------------------- wording (RULES.md)
+
+
+def test_fourth_caida_that_wins_the_chica_says_it_wins_the_chica():
+    """cuenca: four consecutive caídas win the chica (R26); the line must not read "caída +0"."""
+    game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5C 6D", "7H"],
+                              table="5H 2S", last_trail="5H", trailed_by=1, to_play=0, dealer=0,
+                              streaks=(3, 0), scores=(10, 10))
+    events = game.play(Play.parse("5C", ["5H"]), seat=0)
+    assert any(e.kind == K.CHICA_WON and e.reason == "four_caidas" for e in events)
+    for lang, wins in (("es", "gana la chica"), ("en", "wins the chica")):
+        text = "\n".join(render.play_lines(table_with(game, "cuenca"), events, lang))
+        assert "+0" not in text and wins in text, text
+
+
+def test_end_of_hand_summary_explains_a_blocked_carton_at_38():
+    """R30: at 38 the cartón does not count; the summary says why, like the play lines."""
+    pile_a = "AC 2C 3C 4C 5C 6C 7C JC QC KC AD 2D 3D 4D 5D 6D 7D JD QD KD AH 2H"
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["3H", "4H"], table="",
+                              dealer=1, to_play=0, deal_number=4, stock="", piles=(pile_a, "5H 6H"),
+                              scores=(38, 0))
+    events = game.play(Play.trail(game.hands[0][0]), seat=0)
+    events += game.play(Play.trail(game.hands[1][0]), seat=1)
+    carton = next(e for e in events if e.kind == K.CARTON)
+    assert carton.blocked == "38" and carton.points == 0
+    hand = [e for e in game.events if e.kind != K.HAND_START]
+    end = next(i for i, e in enumerate(hand) if e.kind == K.HAND_END)
+    for lang, why in (("es", "no cuenta: 38 que no juega"), ("en", "does not count: 38 que no juega")):
+        payload = render.hand_summary_payload(table_with(game, "quito"), hand[: end + 1], 1, lang)
+        line = next(x for x in payload.embed.description.splitlines() if "cartón" in x)
+        assert why in line, line
+
+
+def test_blocked_limpia_in_rapido_says_the_blocking_score_is_18():
+    """rapido applies the 38 rule at 18: a limpia at 18 does not count, and the line says 18."""
+    game = Game.from_position(Rules.preset("rapido"), players=2, hands=["5C 2C", "KH QH"], table="5H",
+                              dealer=1, to_play=0, scores=(18, 0))
+    events = game.play(Play.parse("5C", ["5H"]), seat=0)
+    assert any(e.kind == K.LIMPIA and e.blocked == "38" for e in events)
+    for lang in ("es", "en"):
+        line = render.play_lines(table_with(game, "rapido"), events, lang)[0]
+        assert "18 que no juega" in line and "38 que no juega" not in line, line
+
+
+def test_chica_announcement_gives_the_winners_score_first():
+    """An instant chica (caída en ronda, cuenca) won by B with 0 points against A's 6."""
+    event = Event(K.CHICA_WON, team=1, reason="caida_en_ronda", scores=(6, 0), counts=(0, 2), number=2,
+                  zapatero=True)
+    game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5C", "7H"], to_play=0, dealer=1)
+    es = render.chica_payload(table_with(game, "cuenca"), event, "es").content.splitlines()[0]
+    en = render.chica_payload(table_with(game, "cuenca"), event, "en").content.splitlines()[0]
+    assert "(0 a 6)" in es, es
+    assert "(0 to 6)" in en, en
+
+
+def test_mesa_won_with_one_chica_says_chica_in_the_singular():
+    event = Event(K.MESA_WON, team=0, counts=(1, 0), zapatero=True)
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["5C", "7H"], to_play=0, dealer=1)
+    es = render.mesa_payload(table_with(game, "quito"), event, "es").content
+    en = render.mesa_payload(table_with(game, "quito"), event, "en").content
+    assert "1 chicas" not in es and "1 chica a 0" in es, es
+    assert "1 chicas" not in en and "1 chica to 0" in en, en
+    two = Event(K.MESA_WON, team=1, counts=(1, 2), zapatero=False)
+    assert "2 chicas a 1" in render.mesa_payload(table_with(game, "quito"), two, "es").content
+
+
+def test_rules_text_carton_matches_R28():
+    """R28: 20 cards = 6, then +1 per card over 20 rounded up to even (21 → 8)."""
+    from bot.engine.game import carton_points
+
+    assert carton_points(21) == 8
+    en = render.rules_payload("quito", "en").embed.description
+    es = render.rules_payload("quito", "es").embed.description
+    assert "plus 2 for each pair of cards over 20" not in en, en
+    assert "21 → 8" in en and "21 → 8" in es
+
+
+def test_rules_text_rapido_says_the_38_rule_blocks_at_18():
+    """Part 1 §1: rapido applies the 38 rule at 18."""
+    for lang in ("en", "es"):
+        text = render.rules_payload("rapido", lang).embed.description
+        assert "18" in text, text
+    assert "18" not in render.rules_payload("quito", "en").embed.description
+
+
+def test_match_with_escalera_is_written_like_the_capture_menu_not_as_a_sum():
+    """A 5 matching a 5 and taking 6, 7 by escalera: "llevó 5♥, luego 6♠ 7♣ con 5♣"."""
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["5C 2C", "KH QH"],
+                              table="6S 5H 7C", dealer=1, to_play=0)
+    events = game.play(Play.parse("5C", ["5H", "6S", "7C"]), seat=0)
+    line = render.play_lines(table_with(game, "quito"), events, "es")[0]
+    assert "5♥, luego 6♠ 7♣" in line, line
+    assert "6♠ + 5♥" not in line and "5♥ + 6♠" not in line, line
+    en = render.play_lines(table_with(game, "quito"), events, "en")[0]
+    assert "5♥, then 6♠ 7♣" in en, en
+
+
+# ---------------------------------------------------------------------- capture menu past 25 options
+
+
+def test_capture_menu_pages_offer_every_capture():
+    """35 captures do not fit in one select (Discord allows 25 options): every capture is on a page, and
+    each page links to the others."""
+    table, choice = many_captures_choice()
+    assert len(choice.options) == 35
+    pages = render.capture_pages(choice)
+    offered: list[str] = []
+    for page in range(len(pages)):
+        values = select_values(render.choice_payload(table, choice, "es", page=page))
+        assert len(values) <= 25
+        assert "-" in values, "the trail is on every page"
+        links = {v for v in values if v.startswith(render.PAGE_VALUE_PREFIX)}
+        assert links == {f"{render.PAGE_VALUE_PREFIX}{p}" for p in (page - 1, page + 1) if 0 <= p < len(pages)}
+        offered += [v for v in values if v != "-" and v not in links]
+    expected = [".".join(c.code for c in p.sorted_captures()) for p in choice.options]
+    assert sorted(offered) == sorted(expected)
+
+
+def test_capture_menu_that_fits_has_one_page_and_no_links():
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["7C 2C", "KH QH"],
+                              table="AS 6S 3H 4S", dealer=1, to_play=0)
+    card = Card.parse("7C")
+    options = tuple(p for p in game.plays_for(card) if p.captures)
+    choice = Choice(card, options, True, game.view(0))
+    values = select_values(render.choice_payload(table_with(game, "quito"), choice, "en"))
+    assert len(values) == len(options) + 1
+    assert not any(v.startswith(render.PAGE_VALUE_PREFIX) for v in values)
+
+
+# ---------------------------------------------------------------------- /cuarenta table flooding
+
+
+async def test_table_command_reposts_once_per_cooldown_for_spectators_players_and_managers(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.slash(world.channel, "cuarenta start")
+    table = table_of(world, 1)
+    before = len(list(world.channel.history()))
+    first = await world.caro.slash(world.channel, "cuarenta table")
+    assert first.ephemeral
+    for member in (world.caro, world.caro, world.ana, world.eva):
+        refused = await member.slash(world.channel, "cuarenta table")
+        assert refused.ephemeral
+        assert "Table #1" in refused.response.content and str(table.messages.public) in refused.response.content
+    after = len(list(world.channel.history()))
+    assert after - before == 1, f"the table was re-posted {after - before} times"
+    await world.env.advance_time(31)
+    again = await world.caro.slash(world.channel, "cuarenta table")
+    assert "posted the table again" in again.response.content
+    assert len(list(world.channel.history())) == after + 1
+    assert world.env.errors == []
+
+
+# ---------------------------------------------------------------------- computer players: host only
+
+
+async def test_only_the_host_adds_computer_players(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    await world.beto.slash(world.channel, "cuarenta join")
+    lobby = world.channel.last_message
+    refused = await world.beto.click(lobby, custom_id="c4:l:1:c")
+    table = table_of(world, 1)
+    assert refused.ephemeral and refused.response.content == "Only the host can add computer players."
+    assert not any(s is not None and s.is_ai for s in table.seats)
+    added = await world.ana.click(lobby, custom_id="c4:l:1:c")
+    assert added.ephemeral and "computer player" in added.response.content
+    assert sum(1 for s in table.seats if s is not None and s.is_ai) == 1
+    assert world.env.errors == []
+
+
+async def test_capture_menu_more_option_shows_the_next_page_and_a_capture_there_plays(world):
+    """Through Discord: the first page's "more…" option edits the menu to the second page, and a capture
+    listed only there is played."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")  # two people: nothing is played before the swap
+    table = table_of(world, 1)
+    assert table.nonce == 0
+    table.game = Game.from_position(Rules.preset("quito"), players=2, hands=["7C 2C", "KH QH"],
+                                    table="AS AH AD 2S 2H 3S 3H 4S 5S 6S", dealer=1, to_play=0)
+    assert table.seat_of(world.ana.id) == 0
+    nonce = table.nonce
+    hand = await world.ana.slash(world.channel, "cuarenta hand")
+    menu = await world.ana.click(hand.response, custom_id=f"c4:p:1:{nonce}:7C")
+    cid = f"c4:c:1:{nonce}:7C"
+    first = [o["value"] for row in menu.response.components for item in row["components"]
+             for o in item.get("options", [])]
+    assert f"{render.PAGE_VALUE_PREFIX}1" in first and len(first) <= 25
+    turned = await world.ana.select(menu.response, [f"{render.PAGE_VALUE_PREFIX}1"], custom_id=cid)
+    assert table.nonce == nonce, "turning the page plays nothing"
+    second = [o["value"] for row in turned.response.components for item in row["components"]
+              for o in item.get("options", [])]
+    only_here = [v for v in second if v not in first and not v.startswith(render.PAGE_VALUE_PREFIX) and v != "-"]
+    assert only_here and f"{render.PAGE_VALUE_PREFIX}0" in second
+    await world.ana.select(turned.response, [only_here[0]], custom_id=cid)
+    assert table.nonce == nonce + 1
+    played = table.game.plays[-1]
+    assert ".".join(c.code for c in played.sorted_captures()) == only_here[0]
+    assert world.env.errors == []
