@@ -1028,11 +1028,15 @@ def _sum_groups(table: list[Card], hand: list[Card], pairs_only: bool) -> dict[i
                 if total <= top:
                     groups.setdefault(total, []).append((a, b))
         return groups
-    subsets: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
+    subsets: list[tuple[int, tuple[Card, ...]]] = []  # every non-empty subset so far with total <= top
     for t in nums:
         v = t.value
-        subsets += [(total + v, (*chosen, t)) for total, chosen in subsets if total + v <= top]
-    for total, chosen in subsets:
-        if len(chosen) >= 2:
-            groups.setdefault(total, []).append(chosen)
+        grown = [(total + v, (*chosen, t)) for total, chosen in subsets if total + v <= top]
+        for total, chosen in grown:  # a grown subset has 2+ cards: a sum
+            if total in groups:
+                groups[total].append(chosen)
+            else:
+                groups[total] = [chosen]
+        subsets += grown
+        subsets.append((v, (t,)))
     return groups
