@@ -14,29 +14,19 @@ from collections.abc import Awaitable, Callable, Iterable
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.engine import PRESET_NAMES
 from bot.i18n import lang_of, t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableService
 from bot.ui import boards
 from bot.ui.render import Payload
+from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s
 
 log = logging.getLogger(__name__)
 
 
-def _s(default: str, key: str) -> locale_str:
-    return locale_str(default, key=key)
-
-
 MODE_CHOICES = [app_commands.Choice(name="2v2", value="2v2"), app_commands.Choice(name="1v1", value="1v1")]
-PRESET_CHOICES = [app_commands.Choice(name=p, value=p) for p in PRESET_NAMES]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name=_s("Spanish", "choice.language.es"), value="es"),
-    app_commands.Choice(name=_s("English", "choice.language.en"), value="en"),
-]
 RESET_CHOICES = [
     app_commands.Choice(name=_s("none (keep ratings)", "choice.reset.none"), value="none"),
     app_commands.Choice(name=_s("soft (halfway back)", "choice.reset.soft"), value="soft"),

@@ -128,7 +128,6 @@ MESSAGES: dict[str, str] = {
     "play.doble_ronda_chica": "{name} called doble ronda — wins the chica!",
     "play.ronda_revealed": "{name}'s ronda was of {rank}",
     "play.four_caidas": "Four caídas in a row for {team}!",
-    "play.blocked38": "(does not count: 38 que no juega)",
     "play.blocked_cutoff": "(does not count: over the cutoff)",
     "play.deal": "Deal {deal}: five cards each",
     # --- end of hand, chica, mesa
@@ -188,7 +187,6 @@ MESSAGES: dict[str, str] = {
     "rules.leftovers": "Cards left at the end: {value}.",
     "rules.leftovers.none": "count for nobody",
     "rules.leftovers.last_capturer": "go to the last capturer",
-    "rules.carton": "Cartón from {min} cards (6 points, plus 2 for each pair of cards over 20); a tie: dos por darlas +{tie}.",
     "rules.falla": "Falla: +{value}.",
     "rules.cutoff": "Ronda and cartón cutoff: {value}.",
     "rules.rule38": "38 que no juega: {value}.",

@@ -128,7 +128,6 @@ MESSAGES: dict[str, str] = {
     "play.doble_ronda_chica": "{name} cantó doble ronda — ¡gana la chica!",
     "play.ronda_revealed": "La ronda de {name} era de {rank}",
     "play.four_caidas": "¡Cuatro caídas seguidas del {team}!",
-    "play.blocked38": "(no cuenta: 38 que no juega)",
     "play.blocked_cutoff": "(no cuenta: pasó el tope)",
     "play.deal": "Reparto {deal}: cinco cartas para cada uno",
     # --- end of hand, chica, mesa
@@ -188,7 +187,6 @@ MESSAGES: dict[str, str] = {
     "rules.leftovers": "Cartas que quedan al final: {value}.",
     "rules.leftovers.none": "no cuentan para nadie",
     "rules.leftovers.last_capturer": "para quien llevó último",
-    "rules.carton": "Cartón desde {min} cartas (6 puntos, y 2 más por cada par de cartas sobre 20); empate: dos por darlas +{tie}.",
     "rules.falla": "Falla: +{value}.",
     "rules.cutoff": "Tope de ronda y cartón: {value}.",
     "rules.rule38": "38 que no juega: {value}.",

@@ -95,3 +95,21 @@ async def world(env) -> World:
     members["eva"] = guild.add_member(env.create_user("eva"), roles=[admins])
     await env.bot.tree.sync()
     return World(env, guild, channel, **members)
+
+
+async def _inline(func, *args):
+    return func(*args)
+
+
+@pytest.fixture
+async def service(tmp_path):
+    """A `TableService` on a fresh file database, without Discord: computer players move at once and
+    inline (no worker thread), every table is seeded "fixed"."""
+    from bot.store import Store
+    from bot.tables import TableService
+
+    store = await Store.open(str(tmp_path / "s.db"))
+    svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=_inline)
+    yield svc
+    await svc.close()
+    await store.close()

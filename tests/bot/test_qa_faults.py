@@ -5,30 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.engine import Card, Event, Game, Play, Rules
 from bot.engine import EventKind as K
-from bot.store import Store
-from bot.tables import FINISHED, Choice, Seat, Table, TableError, TableService
+from bot.tables import FINISHED, Choice, Seat, Table, TableError
 from bot.ui import render
 
 from .helpers import double_click, play_to_end, table_of
 
 # ---------------------------------------------------------------------- helpers
-
-
-async def inline(func, *args):
-    return func(*args)
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(str(tmp_path / "s.db"))
-    svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline)
-    yield svc
-    await svc.close()
-    await store.close()
 
 
 def table_with(game: Game, preset: str) -> Table:

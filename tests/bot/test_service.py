@@ -8,29 +8,14 @@ import asyncio
 import pytest
 
 from bot.engine import Game
-from bot.store import Store
 from bot.tables import (
     Choice,
     NotPlayingError,
     NotYourTurnError,
     Played,
     StaleError,
-    TableService,
     WrongStateError,
 )
-
-
-async def inline(func, *args):
-    return func(*args)
-
-
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(str(tmp_path / "s.db"))
-    svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline)
-    yield svc
-    await svc.close()
-    await store.close()
 
 
 async def two_people(service):
