@@ -310,9 +310,9 @@ class LeaderboardCog(commands.Cog):
                 changes["reset_policy"] = reset
             if preset is not None:
                 changes["default_preset"] = preset
+            current = await self.ratings.set_settings(guild_id, **changes)  # validates first: a refusal changes nothing
             if language is not None:
                 await self.service.set_public_language(guild_id, language)
-            current = await self.ratings.set_settings(guild_id, **changes)
             changed = bool(changes) or language is not None
             await self._send(interaction, boards.settings_payload(current, lang, changed=changed), ephemeral=True)
 

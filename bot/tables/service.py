@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -410,15 +411,21 @@ class TableService(PresenceMixin):
 
     @contextlib.asynccontextmanager
     async def _unchanged_on_error(self, table: Table) -> AsyncIterator[None]:
-        """Under the table lock: if the change cannot be persisted, the table is put back as it was."""
-        seats = list(table.seats)
-        host, status, seed = table.host_id, table.status, table.seed
+        """Under the table lock: if the change cannot be persisted, the table is put back as it was
+        (seats, with their away flags, host, status, seed, game, timers, casual flag and meta)."""
+        seats = [s.to_dict() if s is not None else None for s in table.seats]
+        host, status, seed, casual = table.host_id, table.status, table.seed, table.casual
         game = table.game.to_dict() if table.game is not None else None
+        timers = table.timers.to_dict()
+        meta = copy.deepcopy(table.meta)
         try:
             yield
         except BaseException:
-            table.seats, table.host_id, table.status, table.seed = seats, host, status, seed
+            table.seats = [Seat.from_dict(s) if s is not None else None for s in seats]
+            table.host_id, table.status, table.seed, table.casual = host, status, seed, casual
             table.game = Game.from_dict(game) if game is not None else None
+            table.timers = Timers.from_dict(timers)
+            table.meta = meta
             raise
 
     def _pick_team(self, table: Table, team: int | None) -> int:
@@ -536,9 +543,12 @@ class TableService(PresenceMixin):
             `Played` once accepted and persisted; or `Choice` when the card can capture in several ways
             and neither ``captures`` nor ``trail`` says which (nothing changed).
 
-        Raises (and change nothing):
+        Raises (and change nothing about the game):
             UnknownTableError, WrongStateError (not started / finished), NotPlayingError,
             NotYourTurnError (params: seat), StaleError, IllegalPlayError.
+
+        A seated person who was away (issue 6: two expired turns) is back from any click on their hand,
+        even a refused one: that presence change is the one effect a refused click can have.
         """
         table = await self.fetch(table_id)
         async with table.lock:

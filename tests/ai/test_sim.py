@@ -86,6 +86,7 @@ def test_sim_matches_engine(preset: str, players: int) -> None:
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_sim_matches_engine_variants(name: str) -> None:
     rules = VARIANTS[name]
+    checked = 0
     for seed in range(40):
         for players in (2, 4):
             rng = random.Random(seed)
@@ -95,7 +96,8 @@ def test_sim_matches_engine_variants(name: str) -> None:
                     break
                 game.play(rng.choice(game.legal_plays()))
             if not game.is_over:
-                _play_out(game, rng)
+                checked += _play_out(game, rng)
+    assert checked > 400
 
 
 def test_greedy_rollout_finishes_hand() -> None:

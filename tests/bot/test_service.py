@@ -10,6 +10,7 @@ import pytest
 from bot.engine import Game
 from bot.tables import (
     Choice,
+    IllegalPlayError,
     NotPlayingError,
     NotYourTurnError,
     Played,
@@ -30,19 +31,34 @@ async def test_a_full_table_deals_from_the_seed(service):
     assert table.game == Game.new(table.rules, 2, "fixed")
 
 
+def snapshot(table) -> dict:
+    """Everything a refusal must leave as it was."""
+    return {
+        "game": table.game.to_dict() if table.game is not None else None,
+        "seats": [s.to_dict() if s is not None else None for s in table.seats],
+        "host": table.host_id, "status": table.status, "casual": table.casual,
+        "timers": table.timers.to_dict(), "meta": dict(table.meta),
+    }
+
+
 async def test_refusals_change_nothing(service):
     table = await two_people(service)
-    state = table.game.to_dict()
+    before = snapshot(table)
     to_play = table.game.to_play
     mover, other = (10, 20) if to_play == 0 else (20, 10)
-    card = table.game.hands[to_play][0].code
+    hand = table.game.hands[to_play]
+    card = hand[0].code
     with pytest.raises(NotYourTurnError):
         await service.play(table.id, user_id=other, nonce=table.nonce, card=card)
     with pytest.raises(NotPlayingError):
         await service.play(table.id, user_id=99, nonce=table.nonce, card=card)
     with pytest.raises(StaleError):
         await service.play(table.id, user_id=mover, nonce=table.nonce + 3, card=card)
-    assert table.game.to_dict() == state
+    with pytest.raises(IllegalPlayError):  # the table is empty: nothing can be captured
+        await service.play(table.id, user_id=mover, nonce=table.nonce, card=card, captures=hand[1].code)
+    with pytest.raises(IllegalPlayError):  # a card from the other hand
+        await service.play(table.id, user_id=mover, nonce=table.nonce, card=table.game.hands[1 - to_play][0].code)
+    assert snapshot(table) == before
     assert await service.store.plays(table.id) == []
 
 
@@ -95,12 +111,18 @@ async def test_a_failed_write_rolls_the_play_back(service, monkeypatch):
 async def test_computer_players_fill_and_play(service):
     table = await service.create(guild_id=1, channel_id=3, user_id=10, name="ana", locale="es", players=4)
     await service.start(table.id, user_id=10)
-    for _ in range(50):
-        await asyncio.sleep(0)
     assert table.status == "playing"
-    assert table.game.to_play == 0 or table.seats[table.game.to_play].user_id == 10
+    assert [s.ai is not None for s in table.seats] == [False, True, True, True]
+    assert table.game.to_play == 0  # with seed "fixed" ana leads
     with pytest.raises(WrongStateError):
         await service.join(table.id, user_id=30, name="caro", locale="es")
+    card = table.game.hands[0][0].code
+    await service.play(table.id, user_id=10, nonce=table.nonce, card=card, trail=True)
+    for _ in range(5000):  # the three computer players answer by themselves (their saves use a thread)
+        if table.game.to_play == 0:
+            break
+        await asyncio.sleep(0.001)
+    assert len(table.game.plays) == 4 and table.game.to_play == 0
 
 
 async def test_a_failed_write_leaves_the_lobby_as_it_was(service, monkeypatch):
@@ -125,3 +147,16 @@ def test_computer_levels_are_chosen_by_name():
     assert choose_play("greedy", "lvl", view) == GreedyPlayer().choose(view, rng_for("lvl", view))
     assert choose_play("no-such-level", "lvl", view) == choose_play("greedy", "lvl", view)
     assert choose_play("facil", "lvl", view) in view.legal_plays
+
+
+async def test_a_failed_write_after_leaving_mid_game_changes_nothing(service, monkeypatch):
+    table = await two_people(service)
+    before = snapshot(table)
+
+    async def broken(**kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "save_table", broken)
+    with pytest.raises(OSError):
+        await service.leave_game(table.id, user_id=20)
+    assert snapshot(table) == before
