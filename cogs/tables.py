@@ -13,7 +13,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.engine import PRESET_NAMES
-from bot.i18n import lang_of, t
+from bot.i18n import CATALOGS, lang_of, t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
 from bot.ui import render
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
@@ -23,7 +23,9 @@ log = logging.getLogger(__name__)
 
 
 def _s(default: str, key: str) -> locale_str:
-    return locale_str(default, key=key)
+    """A translatable command string. Discord shows the message (the English catalog's text for ``key``;
+    ``default`` is only a reminder in the source) to locales without a localization."""
+    return locale_str(CATALOGS["en"].get(key, default), key=key)
 
 
 PLAYER_CHOICES = [

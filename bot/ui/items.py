@@ -6,7 +6,7 @@ custom_id formats (all under 100 characters):
     ``c4:p:<table>:<nonce>:<card>``      play a card from the hand shown at turn <nonce>
     ``c4:t:<table>:<nonce>``             select: trail a card that could capture (values: card codes)
     ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
-    ``c4:h:<table>``                     "Ver mi mano / My hand" on the public table message
+    ``c4:h:<table>``                     the "my hand" button on the public table message
     ``c4:r:<table>``                     rematch
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
@@ -151,7 +151,7 @@ class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<table>\d+)"):
     """"Ver mi mano / My hand": the hand, ephemerally, for a player; a refusal for anyone else."""
 
-    def __init__(self, table_id: int, *, label: str = "Ver mi mano / My hand") -> None:
+    def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
                                            custom_id=f"c4:h:{table_id}"))
         self.table_id = table_id
@@ -160,7 +160,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: Any) -> HandButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), label=item.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -170,7 +170,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(?P<table>\d+)"):
     """Start a new mesa with the same seats."""
 
-    def __init__(self, table_id: int, *, label: str = "Revancha / Rematch") -> None:
+    def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
                                            custom_id=f"c4:r:{table_id}"))
         self.table_id = table_id
@@ -179,7 +179,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: Any) -> RematchButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), label=item.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -189,7 +189,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(
 class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<table>\d+)"):
     """"I'm back" on an away player's hand: the computer player gives the seat back."""
 
-    def __init__(self, table_id: int, *, label: str = "Ya volví / I'm back") -> None:
+    def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
                                            custom_id=f"c4:b:{table_id}"))
         self.table_id = table_id
@@ -198,7 +198,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: Any) -> BackButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), label=item.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""

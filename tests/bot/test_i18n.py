@@ -104,3 +104,24 @@ async def test_rules_explains_a_preset_in_the_users_language(world, spanish_user
     assert embed.title == "Reglamento «rapido»"
     assert "Chica a 20 puntos" in embed.description
     assert "Zapatería (perder la primera chica con menos de 10) gana la mesa: no." in embed.description
+
+
+def test_command_fallback_texts_are_the_english_catalog():
+    """Locales without a localization see the fallback text: it must be the catalog's, never a stale copy."""
+    from discord import app_commands
+
+    from bot.i18n import CATALOGS
+    from cogs.leaderboard import LeaderboardCog
+    from cogs.tables import TablesCog
+
+    strings = []
+    for cog in (TablesCog, LeaderboardCog):
+        for command in cog.__cog_app_commands__:
+            items = command.walk_commands() if isinstance(command, app_commands.Group) else [command]
+            for item in [command, *items]:
+                strings += [item._locale_name, item._locale_description]
+                strings += [param.description for param in getattr(item, "_params", {}).values()]
+    strings = [s for s in strings if isinstance(s, app_commands.locale_str) and s.extras.get("key")]
+    assert strings
+    for s in strings:
+        assert s.message == CATALOGS["en"][s.extras["key"]], s.extras["key"]
