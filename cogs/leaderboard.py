@@ -21,7 +21,7 @@ from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, Sea
 from bot.tables import TableService
 from bot.ui import boards
 from bot.ui.render import Payload
-from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s
+from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s, command_error_text
 
 log = logging.getLogger(__name__)
 
@@ -88,12 +88,8 @@ class LeaderboardCog(commands.Cog):
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         """Errors raised before a command body runs (checks, conversions): an ephemeral message."""
-        lang = lang_of(interaction.locale)
-        key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
-        if key == "err.generic":
-            log.error("command error in interaction %s", interaction.id, exc_info=error)
         try:
-            await self._send(interaction, Payload(content=t(key, lang)), ephemeral=True)
+            await self._send(interaction, Payload(content=command_error_text(interaction, error)), ephemeral=True)
         except discord.HTTPException:
             pass
 

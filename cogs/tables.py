@@ -22,6 +22,15 @@ from bot.ui.notifier import DiscordNotifier
 log = logging.getLogger(__name__)
 
 
+def command_error_text(interaction: discord.Interaction, error: app_commands.AppCommandError) -> str:
+    """The user's-language text for an error raised before a command body ran (a check or a conversion);
+    unexpected errors are logged with the interaction id (never with game state)."""
+    key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
+    if key == "err.generic":
+        log.error("command error in interaction %s", interaction.id, exc_info=error)
+    return t(key, lang_of(interaction.locale))
+
+
 def _s(default: str, key: str) -> locale_str:
     """A translatable command string. Discord shows the message (the English catalog's text for ``key``;
     ``default`` is only a reminder in the source) to locales without a localization."""
@@ -76,12 +85,8 @@ class TablesCog(commands.Cog):
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         """Errors raised before a command body runs (checks, conversions): an ephemeral message."""
-        lang = lang_of(interaction.locale)
-        key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
-        if key == "err.generic":
-            log.error("command error in interaction %s", interaction.id, exc_info=error)
         try:
-            await self._say(interaction, t(key, lang))
+            await self._say(interaction, command_error_text(interaction, error))
         except discord.HTTPException:
             pass
 
