@@ -3,9 +3,10 @@ oracle for whose turn it is and what a player holds."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from bot.engine import Card, Game, Play, Rules
+from bot.engine import DECK, Card, Game, Play, Rules
 from bot.tables import FINISHED, Table, choose_play
 
 
@@ -168,3 +169,13 @@ def assert_no_hidden_cards_in_public(world: Any, table: Table) -> None:
         text = public_text(message)
         shown = [str(c) for c in hidden if str(c) in text]
         assert not shown, f"public message {message.id} shows hidden cards {shown}"
+
+
+def conserved(table: Table) -> None:
+    """The 40-card invariant: every card is in exactly one place (a hand, the table, the stock, a pile, or
+    out of play this hand), across leave, kick and substitution."""
+    game = table.game
+    places = [c for hand in game.hands for c in hand] + list(game.table) + list(game.stock) + list(game.dead)
+    places += [c for pile in game.piles for c in pile]
+    counts = Counter(places)
+    assert sum(counts.values()) == 40 and set(counts) == set(DECK), "each of the 40 cards exactly once"

@@ -4,15 +4,14 @@ restarts that resume the time left, and two tables that never touch each other."
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
-from bot.engine import DECK
 from bot.store import Store
 from bot.tables import NotHostError, Played, SeatError, TableError, TableService
 from bot.tables.presence import SUBSTITUTE_LEVEL
 from bot.tables.timers import LOBBY_TIMEOUT, RESTART_GRACE, ManualClock
+
+from .helpers import conserved
 
 ANA, BETO, CARO, DANI = 10, 20, 30, 40
 
@@ -76,13 +75,6 @@ async def service(made):
     return await made()
 
 
-def conserved(table) -> None:
-    """The 40-card invariant: every card is in exactly one place (a hand, the table, the stock, a pile)."""
-    game = table.game
-    places = [c for hand in game.hands for c in hand] + list(game.table) + list(game.stock)
-    places += [c for pile in game.piles for c in pile]
-    counts = Counter(places)
-    assert sum(counts.values()) == 40 and set(counts) == set(DECK), "each of the 40 cards exactly once"
 
 
 async def people(service, n=4, channel=2, guild=1, first=ANA, turn_timer=None):

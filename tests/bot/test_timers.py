@@ -4,11 +4,8 @@ members removed, deleted channels, the lobby timeout, restarts, and tables that 
 
 from __future__ import annotations
 
-from collections import Counter
-
-from bot.engine import DECK
-
 from .helpers import (
+    conserved,
     custom_ids,
     latest_hand,
     pick_play,
@@ -24,12 +21,6 @@ def member_for(world, table, seat):
     return next(m for m in (world.ana, world.beto, world.caro, world.dani) if m.id == user_id)
 
 
-def conserved(table) -> None:
-    game = table.game
-    places = [c for hand in game.hands for c in hand] + list(game.table) + list(game.stock)
-    places += [c for pile in game.piles for c in pile]
-    counts = Counter(places)
-    assert sum(counts.values()) == 40 and set(counts) == set(DECK), "each of the 40 cards exactly once"
 
 
 def texts(channel) -> list[str]:
