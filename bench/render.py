@@ -1,0 +1,124 @@
+"""Picture benchmark: the table picture (`bot.ui.picture.render_table`) and the card emojis.
+
+Positions come from real engine games under `quito`: random legal plays from a seed until mid-hand (at
+least ``--min-table`` cards on the table, 1 v 1 and 2 v 2). Each scene is built from public state only,
+``game.view(None)``: table, hand sizes, dealer, mano, seat to play, scores, chicas, pile sizes, the last
+trail and the last play from the event log.
+
+Prints, per position: the median and 95th percentile of the render time (layout + drawing + PNG) over
+``--renders`` renders after one warm-up render (which draws the card art), and the PNG size; then the
+time to draw the 40 emoji PNGs (cold, then cached) and their sizes. Budget (issue): a 4-player scene with
+10 table cards renders in at most 15 ms (median) into at most 80 KB.
+
+Times are wall-clock (`time.perf_counter`) on one core.
+
+    python bench/render.py [--renders 300] [--out /tmp]   # --out also saves picture_1v1.png, picture_2v2.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import DECK, EventKind, Game, GameView, Rules  # noqa: E402
+from bot.ui import cardart  # noqa: E402
+from bot.ui.picture import LastPlay, SeatScene, SideScene, TableScene, render_table  # noqa: E402
+
+LABELS = {"perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
+          "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia"}
+NAMES = ("Ana María", "Computadora 1", "Carolina", "Beto Peña")
+
+
+def position(players: int, min_table: int, seed: int = 7) -> tuple[Game, GameView]:
+    """Play random legal plays from ``seed`` until the table holds ``min_table`` cards mid-deal."""
+    rng = random.Random(seed)
+    while True:
+        game = Game.new(Rules.preset("quito"), players, seed)
+        while game.winner is None:
+            game.play(rng.choice(game.legal_plays()))
+            view = game.view(None)
+            if len(view.table) >= min_table and any(view.hand_sizes) and view.to_play is not None:
+                return game, view
+        seed += 1
+
+
+def last_play(view: GameView) -> LastPlay | None:
+    """The last PLAYED event and what it took, from the public event log."""
+    for i in range(len(view.events) - 1, -1, -1):
+        event = view.events[i]
+        if event.kind is EventKind.PLAYED:
+            after = view.events[i + 1:]
+            captured = next((e.cards for e in after if e.kind is EventKind.CAPTURED), ())
+            caida = any(e.kind is EventKind.CAIDA for e in after)
+            limpia = any(e.kind is EventKind.LIMPIA or (e.kind is EventKind.CAIDA and e.limpia) for e in after)
+            callout = "¡Caída y limpia!" if caida and limpia else "¡Caída!" if caida else "¡Limpia!" if limpia else ""
+            return LastPlay(event.seat or 0, event.card.code, tuple(c.code for c in captured), callout)
+    return None
+
+
+def scene_of(view: GameView) -> TableScene:
+    """A `TableScene` from a spectator's view (no hand is ever read)."""
+    seats = tuple(
+        SeatScene(name=NAMES[i] if view.players == 4 else NAMES[i * 2], cards_left=view.hand_sizes[i], team=i % 2,
+                  dealer=i == view.dealer, mano=i == view.mano, to_play=i == view.to_play,
+                  level="medio" if i == 1 else None, away=False)
+        for i in range(view.players))
+    sides = tuple(
+        SideScene(label=(f"Equipo {'AB'[team]}" if view.players == 4 else seats[team].name),
+                  perros=view.scores[team] // 10, tantos=(view.scores[team] % 10) // 2, chicas=view.chicas[team],
+                  at38=view.scores[team] >= 38, captured=view.pile_sizes[team])
+        for team in (0, 1))
+    trail = view.last_trail.code if view.last_trail is not None and view.last_trail in view.table else None
+    return TableScene(title=f"Mesa #3 · quito · chica {view.chica_number} · mano {view.hand_number}",
+                      table_cards=tuple(c.code for c in view.table), trail=trail, trail_label="¡cae!",
+                      seats=seats, sides=(sides[0], sides[1]), last_play=last_play(view), labels=LABELS)
+
+
+def time_renders(scene: TableScene, renders: int) -> tuple[float, float, int]:
+    """(median ms, p95 ms, PNG bytes) of ``renders`` renders after a warm-up."""
+    data = render_table(scene)
+    times = []
+    for _ in range(renders):
+        start = time.perf_counter()
+        render_table(scene)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))], len(data)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--renders", type=int, default=300, help="renders per position (default 300)")
+    parser.add_argument("--min-table", type=int, default=10, help="table cards in the position (default 10)")
+    parser.add_argument("--out", type=Path, default=None, help="directory to save the two pictures in")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, wall-clock, preset quito, {args.renders} renders per position")
+    print(f"{'position':>8} {'table':>5} {'median ms':>10} {'p95 ms':>7} {'PNG KB':>7}")
+    for players, name in ((2, "1v1"), (4, "2v2")):
+        _, view = position(players, args.min_table)
+        scene = scene_of(view)
+        median, p95, size = time_renders(scene, args.renders)
+        print(f"{name:>8} {len(scene.table_cards):>5} {median:>10.2f} {p95:>7.2f} {size / 1024:>7.1f}")
+        if args.out is not None:
+            (args.out / f"picture_{name}.png").write_bytes(render_table(scene))
+    cardart.emoji_png.cache_clear()
+    start = time.perf_counter()
+    sizes = [len(cardart.emoji_png(c.code)) for c in DECK]
+    cold = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    for c in DECK:
+        cardart.emoji_png(c.code)
+    warm = (time.perf_counter() - start) * 1000
+    print(f"emoji_png: 40 cards in {cold:.0f} ms cold ({cold / 40:.1f} ms each), {warm:.2f} ms cached; "
+          f"{min(sizes) / 1024:.1f}–{max(sizes) / 1024:.1f} KB each (limit 256 KiB)")
+    print("budget: 2v2 with 10 table cards <= 15 ms median, <= 80 KB")
+
+
+if __name__ == "__main__":
+    main()

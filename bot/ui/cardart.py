@@ -1,0 +1,278 @@
+"""The project's own card art, drawn with Pillow: no third-party artwork, no font files shipped.
+
+In Cuarenta only the rank matters (suits never count, R1), so each face shows a very large rank glyph
+(``A 2 3 4 5 6 7 J Q K``) and, below it, a smaller suit symbol. The four suits (♠ ♥ ♦ ♣) are vector
+shapes drawn here, not font glyphs; hearts and diamonds are red, spades and clubs near-black, and the
+rank takes the colour of its suit. Faces are white with a thin dark border, so they read on Discord's
+dark and light themes alike; the court cards (J, Q, K) add a thin gold inner frame.
+
+The rank text comes from `PIL.ImageFont.load_default` (Pillow's embedded copy of Aileron, FreeType),
+so nothing depends on the fonts of the machine. Everything is drawn at 4× and scaled down (smooth edges)
+and cached: `card_image` and `card_back` return shared images that callers paste and must not modify.
+
+Sizes: a card of height ``h`` pixels is ``round(0.7 * h)`` wide. Colours are RGB(A) tuples of 0–255.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from bot.engine.cards import Card
+
+__all__ = ["ASPECT", "EMOJI_SIZE", "FAN_SHOW", "card_back", "card_fanned", "card_image", "card_width", "emoji_png",
+           "font"]
+
+ASPECT = 0.7
+"""Card width / height."""
+
+EMOJI_SIZE = 128
+"""Side of an emoji image, in pixels."""
+
+MIN_HEIGHT = 12
+"""Smallest card height drawn, in pixels."""
+
+RED = (209, 45, 45)
+BLACK = (28, 29, 34)
+FACE = (255, 255, 255)
+EDGE = (38, 40, 46)
+GOLD = (201, 162, 39)
+BACK = (28, 64, 140)
+BACK_LINE = (66, 110, 196)
+
+_SS = 4  # supersampling factor
+
+
+def card_width(height: int) -> int:
+    """Width in pixels of a card ``height`` pixels tall."""
+    return max(1, round(height * ASPECT))
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's embedded Aileron Regular at ``size`` pixels (cached; shared, do not modify).
+
+    Raises:
+        RuntimeError: this Pillow was built without FreeType, so the default font cannot be scaled.
+    """
+    loaded = ImageFont.load_default(size=max(1, size))
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow wheels have FreeType
+        raise RuntimeError("Pillow was built without FreeType: the card art needs ImageFont.load_default(size=…)")
+    return loaded
+
+
+def _check_height(height: int) -> None:
+    if not isinstance(height, int) or height < MIN_HEIGHT:
+        raise ValueError(f"card height must be an int of at least {MIN_HEIGHT} pixels, not {height!r}")
+
+
+# --------------------------------------------------------------------------- suit shapes
+
+
+def _heart_points(n: int = 72) -> list[tuple[float, float]]:
+    """The classic heart curve, scaled to the unit square (y down, point at the bottom)."""
+    raw = []
+    for i in range(n):
+        t = 2 * math.pi * i / n
+        x = 16 * math.sin(t) ** 3
+        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
+        raw.append((x, -y))
+    xs = [p[0] for p in raw]
+    ys = [p[1] for p in raw]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return [((x - x0) / (x1 - x0), (y - y0) / (y1 - y0)) for x, y in raw]
+
+
+_HEART = _heart_points()
+
+
+def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, box: tuple[float, float, float, float],
+               color: tuple[int, ...]) -> None:
+    """Draw suit ``suit`` (S H D C) filling ``box`` (left, top, right, bottom), as vector shapes."""
+    left, top, right, bottom = box
+    w, h = right - left, bottom - top
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (left + u * w, top + v * h)
+
+    def circle(u: float, v: float, r: float) -> None:
+        cx, cy = at(u, v)
+        draw.ellipse((cx - r * w, cy - r * w, cx + r * w, cy + r * w), fill=color)
+
+    if suit == "D":
+        draw.polygon([at(0.5, 0.0), at(0.86, 0.5), at(0.5, 1.0), at(0.14, 0.5)], fill=color)
+    elif suit == "H":
+        draw.polygon([at(0.02 + 0.96 * u, 0.04 + 0.94 * v) for u, v in _HEART], fill=color)
+    elif suit == "S":
+        # an upside-down heart for the blade, over a flared stem
+        draw.polygon([at(0.04 + 0.92 * u, 0.80 - 0.78 * v) for u, v in _HEART], fill=color)
+        draw.polygon([at(0.5, 0.55), at(0.64, 1.0), at(0.36, 1.0)], fill=color)
+    elif suit == "C":
+        r = 0.235
+        circle(0.5, 0.27, r)
+        circle(0.25, 0.58, r)
+        circle(0.75, 0.58, r)
+        draw.polygon([at(0.5, 0.32), at(0.36, 0.6), at(0.64, 0.6)], fill=color)
+        draw.polygon([at(0.5, 0.5), at(0.65, 1.0), at(0.35, 1.0)], fill=color)
+    else:  # pragma: no cover - Card.parse guarantees the suit
+        raise ValueError(f"unknown suit {suit!r}")
+
+
+# --------------------------------------------------------------------------- faces
+
+
+def _rank_glyph(rank: str, cap: int, color: tuple[int, ...], stroke: int) -> Image.Image:
+    """The rank text as an RGBA image cropped to its ink, with caps ``cap`` pixels tall."""
+    probe = font(200)
+    h_box = probe.getmask("H").getbbox() or (0, 0, 1, 140)
+    size = max(4, round(200 * cap / max(1, h_box[3] - h_box[1])))
+    f = font(size)
+    ascent, descent = f.getmetrics()
+    width = round(f.getlength(rank)) + 4 * stroke + 8
+    canvas = Image.new("L", (width, ascent + descent + 4 * stroke + 8), 0)
+    ImageDraw.Draw(canvas).text((2 * stroke + 4, 2 * stroke + 4), rank, font=f, fill=255,
+                                stroke_width=stroke, stroke_fill=255)
+    ink = canvas.getbbox() or (0, 0, 1, 1)
+    mask = canvas.crop(ink)
+    glyph = Image.new("RGBA", mask.size, (*color[:3], 255))
+    glyph.putalpha(mask)
+    return glyph
+
+
+def _face(code: str, height: int, *, emoji: bool, fanned: bool = False) -> Image.Image:
+    card = Card.parse(code)
+    color = RED if card.suit in ("H", "D") else BLACK
+    width = card_width(height)
+    H, W = height * _SS, width * _SS
+    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    edge = max(_SS, round(H * (0.032 if emoji else 0.016)))
+    radius = round(W * 0.11)
+    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=EDGE)
+    draw.rounded_rectangle((edge, edge, W - 1 - edge, H - 1 - edge), radius=max(1, radius - edge), fill=FACE)
+    if card.rank >= 7 and not emoji:  # J Q K: a thin gold inner frame
+        inset = round(W * 0.075)
+        line = max(_SS, round(H * 0.009))
+        draw.rounded_rectangle((inset, inset, W - 1 - inset, H - 1 - inset), radius=max(1, radius - inset // 2),
+                               outline=GOLD, width=line)
+    rank = card.rank_symbol
+    if fanned:  # rank and suit down the left edge, so they show when the next card covers the rest
+        glyph = _rank_glyph(rank, round(H * 0.3), color, stroke=max(1, round(H * 0.02)))
+        gx, gy = round(W * 0.1), round(H * 0.1)
+        img.alpha_composite(glyph, (gx, gy))
+        s = H * 0.2
+        cx = gx + glyph.width / 2
+        cy = gy + glyph.height + H * 0.05 + s / 2
+        _draw_suit(draw, card.suit, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2), color)
+        return img.resize((width, height), Image.Resampling.LANCZOS)
+    if emoji:
+        cap, rank_mid, suit_size, suit_mid = 0.6, 0.39, 0.165, 0.855
+    else:
+        cap, rank_mid, suit_size, suit_mid = 0.47, 0.40, 0.215, 0.785
+    glyph = _rank_glyph(rank, round(H * cap), color, stroke=max(1, round(H * (0.03 if emoji else 0.016))))
+    if glyph.width > W * 0.86:  # never wider than the face
+        scale = W * 0.86 / glyph.width
+        glyph = glyph.resize((round(glyph.width * scale), round(glyph.height * scale)), Image.Resampling.LANCZOS)
+    gx = (W - glyph.width) // 2
+    gy = round(H * rank_mid - glyph.height / 2)
+    img.alpha_composite(glyph, (gx, gy))
+    s = H * suit_size
+    cx, cy = W / 2, H * suit_mid
+    _draw_suit(draw, card.suit, (cx - s * 0.5, cy - s * 0.5, cx + s * 0.5, cy + s * 0.5), color)
+    if not emoji:
+        p = H * 0.085  # small corner pips, top-left and bottom-right
+        _draw_suit(draw, card.suit, (W * 0.09, H * 0.05, W * 0.09 + p, H * 0.05 + p), color)
+        _draw_suit(draw, card.suit, (W * 0.91 - p, H * 0.95 - p, W * 0.91, H * 0.95), color)
+    return img.resize((width, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=512)
+def card_image(code: str, height: int) -> Image.Image:
+    """An RGBA image of one card face, ``card_width(height)`` × ``height`` pixels (portrait, rounded
+    corners, transparent outside them). Cached and shared: paste it, do not modify it.
+
+    Args:
+        code: a card code such as ``"7D"`` (or any form `Card.parse` accepts).
+        height: in pixels, at least `MIN_HEIGHT`.
+
+    Raises:
+        CardError: ``code`` names no card of the 40-card deck.
+        ValueError: ``height`` is not an int of at least `MIN_HEIGHT`.
+    """
+    _check_height(height)
+    return _face(Card.parse(code).code, height, emoji=False)
+
+
+@lru_cache(maxsize=256)
+def card_fanned(code: str, height: int) -> Image.Image:
+    """Like `card_image`, for cards drawn overlapping in a row (a fan): the rank and suit sit in the top-left
+    corner, so a card still reads when the next one covers all but its left half (`FAN_SHOW`). Cached and shared.
+
+    Raises:
+        CardError: ``code`` names no card of the 40-card deck.
+        ValueError: ``height`` is not an int of at least `MIN_HEIGHT`.
+    """
+    _check_height(height)
+    return _face(Card.parse(code).code, height, emoji=False, fanned=True)
+
+
+FAN_SHOW = 0.52
+"""Share of a fanned card's width that must stay visible for its rank to read."""
+
+
+@lru_cache(maxsize=32)
+def card_back(height: int) -> Image.Image:
+    """An RGBA image of a face-down card, the same size as ``card_image(code, height)``: a blue back with
+    a diamond lattice inside a white margin. Cached and shared: paste it, do not modify it.
+
+    Raises:
+        ValueError: ``height`` is not an int of at least `MIN_HEIGHT`.
+    """
+    _check_height(height)
+    width = card_width(height)
+    H, W = height * _SS, width * _SS
+    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    edge = max(_SS, round(H * 0.02))
+    radius = round(W * 0.11)
+    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=EDGE)
+    draw.rounded_rectangle((edge, edge, W - 1 - edge, H - 1 - edge), radius=max(1, radius - edge), fill=FACE)
+    inset = round(W * 0.1)
+    inner = (inset, inset, W - 1 - inset, H - 1 - inset)
+    draw.rounded_rectangle(inner, radius=max(1, radius - inset // 2), fill=BACK)
+    pattern = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    pd = ImageDraw.Draw(pattern)
+    step = max(2 * _SS, round(W * 0.16))
+    line = max(_SS, round(W * 0.025))
+    for k in range(-H, W + H, step):
+        pd.line((k, 0, k + H, H), fill=BACK_LINE, width=line)
+        pd.line((k, 0, k - H, H), fill=BACK_LINE, width=line)
+    clip = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(clip).rounded_rectangle(inner, radius=max(1, radius - inset // 2), fill=255)
+    img.paste(pattern, (0, 0), ImageChops.darker(pattern.getchannel("A"), clip))
+    d = W * 0.16  # a white diamond in the middle
+    cx, cy = W / 2, H / 2
+    draw.polygon([(cx, cy - d * 1.3), (cx + d, cy), (cx, cy + d * 1.3), (cx - d, cy)], fill=FACE)
+    draw.polygon([(cx, cy - d * 0.8), (cx + d * 0.6, cy), (cx, cy + d * 0.8), (cx - d * 0.6, cy)], fill=BACK)
+    return img.resize((width, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=40)
+def emoji_png(code: str) -> bytes:
+    """A 128 × 128 PNG (RGBA, transparent around the card) of one card, for a Discord application emoji.
+
+    The card fills the height; its rank is larger than on `card_image` and the border thicker, so that it
+    stays legible at the 22 px of an emoji on a button. A few KiB, well under Discord's 256 KiB.
+
+    Raises:
+        CardError: ``code`` names no card of the 40-card deck.
+    """
+    face = _face(Card.parse(code).code, EMOJI_SIZE, emoji=True)
+    out = Image.new("RGBA", (EMOJI_SIZE, EMOJI_SIZE), (0, 0, 0, 0))
+    out.alpha_composite(face, ((EMOJI_SIZE - face.width) // 2, 0))
+    buf = io.BytesIO()
+    out.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
