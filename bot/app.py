@@ -19,6 +19,9 @@ from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
 from bot.tables import TableService
 from bot.tables.timers import Clock
+from bot.ui import render, words
+from bot.ui.budget import WriteBudget
+from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
 
@@ -58,6 +61,10 @@ class CuarentaBot(commands.AutoShardedBot):
         offload: how slow pure work runs off the loop (default `asyncio.to_thread`).
         edit_interval: seconds between edits of one table's public message.
         clock, sleep: the presenter's clock and wait (tests inject a fake clock).
+        write_budget: hold every channel to Discord's 5 writes per 5 s (`bot.ui.budget`); tests that do
+            not drive the clock turn it off.
+        pictures: draw the table picture on the table message.
+        card_emojis: upload the 40 card emojis at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``.
@@ -73,6 +80,7 @@ class CuarentaBot(commands.AutoShardedBot):
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
                  table_clock: Clock | None = None, members_intent: bool | None = None,
+                 write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
                  **options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
@@ -92,6 +100,10 @@ class CuarentaBot(commands.AutoShardedBot):
         self._sleep = sleep
         self._table_clock = table_clock
         self.sync_only = sync_only
+        self._write_budget = write_budget
+        self._pictures = pictures
+        self._card_emojis = card_emojis
+        self.card_emojis = CardEmojis()
         self._store_open = False
 
     async def setup_hook(self) -> None:
@@ -107,18 +119,32 @@ class CuarentaBot(commands.AutoShardedBot):
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
+        budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
-                                        sleep=self._sleep)
+                                        sleep=self._sleep, budget=budget, pictures=self._pictures)
         self.tables.set_notifier(self.notifier)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self._use_card_emojis()
         await self.tables.load()
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %d", len(synced), self.settings.guild_id)
+
+    async def _use_card_emojis(self) -> None:
+        """Upload the card emojis that are missing (idempotent) and use them on buttons and in lines;
+        when Discord refuses, text labels (``7♦``) stay."""
+        words.set_card_text(None)
+        render.set_card_emojis(None)
+        if not self._card_emojis:
+            return
+        await self.card_emojis.sync(self)
+        if self.card_emojis.available:
+            words.set_card_text(lambda card: self.card_emojis.inline(card.code))
+            render.set_card_emojis(self.card_emojis.get)
 
     async def sync_global(self) -> int:
         """Sync the commands globally (``python -m bot sync``); returns how many."""

@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot.engine import PRESET_NAMES
 from bot.i18n import CATALOGS, lang_of, t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
-from bot.ui import render
+from bot.tables.rematch import READY_TIMEOUT
+from bot.ui import records, render
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -176,7 +177,8 @@ class TablesCog(commands.Cog):
     async def _join(self, interaction: discord.Interaction, table: Table, team: int | None, lang: str) -> None:
         got = await self.service.join(table.id, user_id=interaction.user.id, name=interaction.user.display_name,
                                       locale=lang, team=team)
-        await self._say(interaction, t("ok.joined", lang, team="AB"[got], table=table.id))
+        key = "ok.joined_1v1" if table.players == 2 else "ok.joined"
+        await self._say(interaction, t(key, lang, team="AB"[got], table=table.id))
         await self._welcome(interaction, table, lang)
 
     @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
@@ -219,7 +221,8 @@ class TablesCog(commands.Cog):
 
     async def _show_hand(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         seat, view = self.service.hand_view(table, interaction.user.id)
-        payload = render.hand_payload(table, seat, view, lang)
+        final = records.mesa_result(table, lang) if table.status != PLAYING else None
+        payload = render.hand_payload(table, seat, view, lang, final=final)
         await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
 
     @cuarenta.command(name=_s("table", "cmd.table.name"), description=_s("Post the table again at the bottom of the channel", "cmd.table.desc"))
@@ -312,11 +315,11 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             table = self.service.get(table_id)
-            if action in ("a", "b"):
-                await self._join(interaction, table, 0 if action == "a" else 1, lang)
-            elif action == "c":
-                team = await self.service.add_computer(table_id, user_id=interaction.user.id)
-                await self._say(interaction, t("ok.bot_added", lang, team="AB"[team]))
+            if action in ("a", "b"):  # in 1 v 1 the one join button ("a") takes the free seat
+                team = None if table.players == 2 else (0 if action == "a" else 1)
+                await self._join(interaction, table, team, lang)
+            elif action == "c":  # a lobby posted by an earlier version: the level menu is the one way now
+                await self._say(interaction, t("ok.use_level_menu", lang))
             elif action == "x":
                 await self._leave(interaction, table, lang)
             else:
@@ -325,21 +328,26 @@ class TablesCog(commands.Cog):
         await self._guard(interaction, run)
 
     async def _answer_play(self, interaction: discord.Interaction, table: Table, result: Played | Choice,
-                           lang: str, *, from_choice: bool = False) -> None:
-        if isinstance(result, Choice):
-            payload = render.choice_payload(table, result, lang)
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
-            return
-        record = table.messages.dms.get(str(result.seat))
+                           lang: str, *, page: int = 0) -> None:
+        """Answer a click on a hand by editing that hand (DM or ephemeral) through the interaction: the
+        capture menu of an ambiguous card appears on the hand itself; after a play, the hand as it is now.
+        No channel write: a DM hand answered this way is marked shown for the presenter."""
+        seat = result.view.seat if isinstance(result, Choice) else result.seat
+        assert seat is not None and table.game is not None
+        choice = result if isinstance(result, Choice) else None
+        payload = render.hand_payload(table, seat, table.game.view(seat), lang, choice=choice, page=page,
+                                      final=records.mesa_result(table, lang) if table.status != PLAYING else None)
+        record = table.messages.dms.get(str(seat))
         message_id = interaction.message.id if interaction.message else None
-        if record is not None and record.get("message") == message_id:
-            await interaction.response.defer()  # the DM hand is refreshed by the presenter
-        elif from_choice:
-            await interaction.response.edit_message(content=t("dm.played", lang, card=result.play.card), view=None)
-        else:
-            _, view = self.service.hand_view(table, interaction.user.id)
-            payload = render.hand_payload(table, result.seat, view, lang)
+        on_dm_hand = record is not None and record.get("message") == message_id
+        if on_dm_hand:
+            self.notifier.hand_shown(table, seat)  # before any await: the presenter must not write it too
+        try:
             await interaction.response.edit_message(**payload.edit_kwargs())
+        except discord.HTTPException:
+            if on_dm_hand:
+                self.notifier.hands.forget_shown(table, seat)
+            raise
 
     async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
         """A card button: play it, or ask which capture when there are several."""
@@ -388,7 +396,7 @@ class TablesCog(commands.Cog):
             except TableError as error:
                 await self._say(interaction, render.error_text(error, lang, table))
                 return
-            await self._answer_play(interaction, table, result, lang, from_choice=True)
+            await self._answer_play(interaction, table, result, lang)
 
         await self._guard(interaction, run)
 
@@ -403,11 +411,8 @@ class TablesCog(commands.Cog):
         except TableError as error:
             await self._say(interaction, render.error_text(error, lang, table))
             return
-        if isinstance(result, Choice):
-            payload = render.choice_payload(table, result, lang, page=page)
-            await interaction.response.edit_message(**payload.edit_kwargs())
-        elif result is not None:
-            await self._answer_play(interaction, table, result, lang, from_choice=True)
+        if result is not None:
+            await self._answer_play(interaction, table, result, lang, page=page)
         else:
             await self._say(interaction, t("err.illegal", lang))
 
@@ -421,11 +426,33 @@ class TablesCog(commands.Cog):
         await self._guard(interaction, run)
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Rematch: a new mesa with the same seats, started at once."""
+        """«Revancha»: open the ready check (every person must accept; computers do)."""
 
         async def run(lang: str) -> None:
-            table = await self.service.rematch(table_id, user_id=interaction.user.id)
-            await self._say(interaction, t("ok.rematch", lang, table=table.id))
+            check = await self.service.ask_rematch(table_id, user_id=interaction.user.id)
+            if check.status == "accepted":
+                await self._say(interaction, t("ok.rematch", lang, table=check.new_table))
+            elif check.status == "failed" and check.error is not None:
+                await self._say(interaction, render.error_text(check.error, lang))
+            else:
+                await self._say(interaction, t("ok.rematch_asked", lang, seconds=int(READY_TIMEOUT)))
+
+        await self._guard(interaction, run)
+
+    async def on_rematch_vote(self, interaction: discord.Interaction, table_id: int, accept: bool) -> None:
+        """A vote in a rematch ready check: accept, or decline (which cancels it)."""
+
+        async def run(lang: str) -> None:
+            check = await self.service.vote_rematch(table_id, user_id=interaction.user.id, accept=accept)
+            if check.status == "accepted":
+                text = t("ok.rematch", lang, table=check.new_table)
+            elif check.status == "failed" and check.error is not None:
+                text = render.error_text(check.error, lang)
+            elif not accept:
+                text = t("ok.rematch_declined", lang)
+            else:
+                text = t("ok.rematch_accepted", lang)
+            await self._say(interaction, text)
 
         await self._guard(interaction, run)
 

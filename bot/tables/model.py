@@ -159,6 +159,9 @@ class Table:
     casual: bool = False
     """Casual (unrated) from now on: a person left, was removed or kicked, or a computer player took an
     away person's seat. Persisted as ``tables.casual``; the ratings hook must not rate such a mesa."""
+    seen: dict[int, float] = field(default_factory=dict, repr=False)
+    """When each seat's person last acted at the table (service clock, UTC seconds; in memory only): the
+    presenter sends no turn alert to someone plainly at the table."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 

@@ -10,7 +10,10 @@ from collections.abc import Callable
 from bot.ai import GreedyPlayer, rng_for
 from bot.engine import GameView, Play
 
-DEFAULT_LEVEL = "greedy"
+DEFAULT_LEVEL = "medio"
+"""The level of a computer player seated without a choice (the start fills empty seats with it)."""
+SEAT_LEVELS: tuple[str, ...] = ("facil", "medio", "dificil")
+"""The levels that can sit at a table; ``greedy`` is an internal baseline (tests, benchmarks), never a seat."""
 
 _PLAYERS: dict[str, Callable[[], object]] = {"greedy": GreedyPlayer}
 
@@ -41,7 +44,7 @@ def _player(level: str) -> object:
 def choose_play(level: str, seed: int | str, view: GameView) -> Play:
     """The play of a computer player of ``level`` for the seat of ``view``, reproducible from the game
     seed (`bot.ai.rng_for`). ``greedy`` is the seat filler; other names are looked up with
-    ``bot.ai.player_for``; unknown levels fall back to greedy.
+    ``bot.ai.player_for``; unknown levels fall back to greedy (the baseline; never a seat, see `SEAT_LEVELS`).
 
     Raises:
         ValueError: it is not the view's seat's turn.

@@ -246,6 +246,7 @@ class PresenceMixin:
         """Under the lock: a person's own action (a click on their hand). Clears their strikes; when they
         were away, they take their seat back (persisted). Returns True when they were away."""
         person = table.seats[seat]
+        table.seen[seat] = self.clock.now()  # type: ignore[attr-defined]
         table.timers.strikes.pop(str(seat), None)
         if person is None or not person.away:
             return False

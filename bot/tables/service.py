@@ -24,6 +24,7 @@ from bot.ratings import Ratings, chica_results
 from bot.store import ChannelBusyError as StoreChannelBusy
 from bot.store import Store, TableRow
 
+from .choices import distinct_captures
 from .errors import (
     ChannelBusyError,
     IllegalPlayError,
@@ -39,8 +40,9 @@ from .errors import (
 )
 from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table, Timers
 from .notifier import Notifier, NullNotifier
-from .players import DEFAULT_LEVEL, choose_play
+from .players import DEFAULT_LEVEL, SEAT_LEVELS, choose_play
 from .presence import SUBSTITUTE_LEVEL, PresenceMixin, clamp_turn_timer
+from .rematch import RematchMixin
 from .timers import Clock, Scheduler, SystemClock
 
 log = logging.getLogger(__name__)
@@ -80,7 +82,7 @@ class LeaveResult:
     new_host: Seat | None
 
 
-class TableService(PresenceMixin):
+class TableService(PresenceMixin, RematchMixin):
     """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
 
     Args:
@@ -122,6 +124,7 @@ class TableService(PresenceMixin):
         """Serialises every operation that seats a person (create, join, rematch) across all tables, so
         that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
         self._reposted: dict[int, float] = {}
+        self._init_rematch()
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Attach the presenter."""
@@ -294,6 +297,7 @@ class TableService(PresenceMixin):
             raise NotPlayingError()
         if table.game is None:
             raise WrongStateError("err.not_started")
+        table.seen[seat] = self.clock.now()
         return seat, table.game.view(seat)
 
     async def public_language(self, guild_id: int) -> str:
@@ -403,6 +407,7 @@ class TableService(PresenceMixin):
             team = self._pick_team(table, team)
             seat = table.free_seats(team)[0]
             table.seats[seat] = Seat(user_id, name, locale=locale)
+            table.seen[seat] = self.clock.now()
             events = await self._maybe_start(table)
             await self._save(table)
         log.info("table %d: user %d joined seat %d", table.id, user_id, seat)
@@ -440,12 +445,16 @@ class TableService(PresenceMixin):
 
     async def add_computer(self, table_id: int, *, user_id: int, team: int | None = None,
                            level: str = DEFAULT_LEVEL) -> int:
-        """Seat a computer player (only the host picks them). Returns its team. A full table starts.
+        """Seat a computer player of ``level`` (`SEAT_LEVELS`; only the host picks them). Returns its team.
+        A full table starts.
 
         Raises:
-            WrongStateError: not a lobby. NotPlayingError: the user is not seated. NotHostError: a seated
-            player who is not the host. SeatError: no free seat.
+            TableError ``err.illegal``: not a level a seat can have. WrongStateError: not a lobby.
+            NotPlayingError: the user is not seated. NotHostError: a seated player who is not the host.
+            SeatError: no free seat.
         """
+        if level not in SEAT_LEVELS:
+            raise TableError("err.illegal")
         table = self.get(table_id)
         async with table.lock, self._unchanged_on_error(table):
             self._require_lobby(table)
@@ -458,6 +467,7 @@ class TableService(PresenceMixin):
             except SeatError:
                 raise SeatError("err.no_seat_for_bot") from None
             seat = table.free_seats(team)[0]
+            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
             number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
             table.seats[seat] = Seat(None, "", ai=level, ai_number=number)
             events = await self._maybe_start(table)
@@ -510,6 +520,7 @@ class TableService(PresenceMixin):
             self._require_lobby(table)
             if table.host_id != user_id:
                 raise NotHostError()
+            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
             number = max((s.ai_number for s in table.seats if s is not None), default=0)
             for i, seat in enumerate(table.seats):
                 if seat is None:
@@ -572,7 +583,7 @@ class TableService(PresenceMixin):
                 options = game.plays_for(the_card)
             except (CardError, engine.IllegalPlayError):
                 raise IllegalPlayError("err.card_not_in_hand") from None
-            capture_options = tuple(p for p in options if p.captures)
+            capture_options = distinct_captures((p for p in options if p.captures), game.view(seat))
             can_trail = any(p.is_trail for p in options)
             if trail:
                 if not can_trail:

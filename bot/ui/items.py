@@ -2,7 +2,8 @@
 controls the turn nonce and the card, so clicks route after a restart and stale clicks are refused.
 
 custom_id formats (all under 100 characters):
-    ``c4:l:<table>:<action>``            lobby button; action a (join A), b (join B), c (computer), x (leave), s (start)
+    ``c4:l:<table>:<action>``            lobby button; action a (join A), b (join B), x (leave), s (start);
+                                         c (computer) is only on lobbies posted by earlier versions
     ``c4:p:<table>:<nonce>:<card>``      play a card from the hand shown at turn <nonce>
     ``c4:t:<table>:<nonce>``             select: trail a card that could capture (values: card codes)
     ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
@@ -10,6 +11,7 @@ custom_id formats (all under 100 characters):
     ``c4:r:<table>``                     rematch
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
+    ``c4:k:<table>:<vote>``              rematch ready check: vote y (accept) or n (decline)
 
 Callbacks delegate to ``interaction.client.component_handler`` (set by the tables cog), so this module
 holds no game logic.
@@ -53,6 +55,9 @@ class ComponentHandler(Protocol):
     async def on_level(self, interaction: discord.Interaction, table_id: int, level: str) -> None:
         """The lobby's level select: add a computer player of ``level``."""
 
+    async def on_rematch_vote(self, interaction: discord.Interaction, table_id: int, accept: bool) -> None:
+        """A vote in a rematch ready check."""
+
 
 def _handler(interaction: discord.Interaction) -> Any:
     return interaction.client.component_handler  # type: ignore[attr-defined]
@@ -83,8 +88,9 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button],
     """One card of a hand; a click plays it (or asks which capture when there are several)."""
 
     def __init__(self, table_id: int, nonce: int, card: str, *, label: str = "·", disabled: bool = False,
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 emoji: discord.PartialEmoji | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
                                            custom_id=f"c4:p:{table_id}:{nonce}:{card}"))
         self.table_id = table_id
         self.nonce = nonce
@@ -94,7 +100,8 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: Any) -> CardButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), int(match["nonce"]), match["card"], label=item.label or "·")
+        return cls(int(match["table"]), int(match["nonce"]), match["card"], label=item.label or "·",
+                   emoji=item.emoji if isinstance(item.emoji, discord.PartialEmoji) else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -226,9 +233,30 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:v:(?P
         await _handler(interaction).on_level(interaction, self.table_id, values[0] if values else "")
 
 
+class RematchVoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:k:(?P<table>\d+):(?P<vote>[yn])"):
+    """Accept or decline the rematch of a finished table (its ready check)."""
+
+    def __init__(self, table_id: int, accept: bool, *, label: str) -> None:
+        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"c4:k:{table_id}:{'y' if accept else 'n'}"))
+        self.table_id = table_id
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> RematchVoteButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), match["vote"] == "y", label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the vote to the component handler."""
+        await _handler(interaction).on_rematch_vote(interaction, self.table_id, self.accept)
+
+
 COMPUTER_LEVELS = ("facil", "medio", "dificil")
 """The levels a host can pick for a computer player (the lobby's select)."""
 
 DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton,
-                 LevelSelect)
+                 LevelSelect, RematchVoteButton)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

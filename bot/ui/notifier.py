@@ -1,19 +1,25 @@
 """The Discord presenter: implements `bot.tables.Notifier` with the bot token (never an interaction token).
 
 - The lobby message is posted once and edited.
-- The public table message is re-posted at the start of every hand (the old one becomes a stub without
-  cards or buttons), and otherwise edited at most about once a second per table (coalesced).
-- Each person gets their hand by DM: a new DM message per hand, edited when their hand, their turn or the
-  table changes. A DM that fails with 403/50007 marks the seat; the game goes on and the public message
-  tells them to use "My hand".
-- End of hand, chica and mesa are announced in the channel.
+- The public table message is one message per hand: a picture of the table and about ten lines. It is
+  edited at most about once per ``edit_interval`` per table (coalesced: a waiting edit is rendered when its
+  slot comes, so it shows the latest state). When the hand ends, that message becomes the hand's record
+  (`bot.ui.records`: every play of the hand, the last ones included, and its points, chica and mesa)
+  and the next hand's table is posted below it.
+- Every channel write (public and DM) goes through one `WriteBudget`: at most 5 writes per 5 s per
+  channel, whatever the pace of play.
+- Hands by DM and turn alerts: `bot.ui.hands`. A person whose DMs are closed is alerted by a short mention
+  in the channel, deleted once they have played.
+- Notifications return at once: the writes happen in one background pump per table, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -21,29 +27,21 @@ import discord
 from bot.engine import Event, EventKind
 from bot.i18n import t
 from bot.tables import PLAYING, Table, TableService
+from bot.tables.rematch import ReadyCheck
 
-from . import render
+from . import records, render
+from .budget import WriteBudget
+from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
+from .words import clean, seat_name
 
 K = EventKind
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
 OLD_MESSAGE_EDIT_LIMIT = 30046
 UNKNOWN_MESSAGE = 10008
+UNKNOWN_CHANNEL = 10003
 
-
-async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
-    """The DM channel with a user, opened if needed.
-
-    Like ``User.create_dm`` but sends the recipient id as a string: Discord's API schema types every
-    snowflake as a string, and discord.py would send an integer.
-    """
-    user = client.get_user(user_id)
-    if user is not None and user.dm_channel is not None:
-        return user.dm_channel
-    state = client._connection  # noqa: SLF001 - discord.py's own way to cache a DM channel
-    data = await client.http.start_private_message(str(user_id))  # type: ignore[arg-type]
-    return state.add_dm_channel(data)
+__all__ = ["DiscordNotifier", "open_dm"]
 
 
 class _Reference(discord.MessageReference):
@@ -61,40 +59,81 @@ class _Reference(discord.MessageReference):
     to_message_reference_dict = to_dict
 
 
+@dataclass
+class _Public:
+    """What a table's public pump still has to write."""
+
+    dirty: bool = False
+    repost: bool = False
+    records: list[int] = field(default_factory=list)
+    hand: int | None = None
+    """The hand in play as last told (its record is due when the next hand starts or the mesa ends)."""
+    recorded: set[int] = field(default_factory=set)
+    ping: tuple[int, int, int] | None = None
+    """The channel alert for a person with closed DMs: (message id, seat, nonce)."""
+    pinged: tuple[int, int] | None = None
+    """The (seat, nonce) last alerted in the channel: one alert per turn at most."""
+    task: asyncio.Task[Any] | None = None
+    last_write: float = float("-inf")
+
+
 class DiscordNotifier:
     """Presents tables on Discord.
 
     Args:
         client: the bot.
         service: the table service (for languages and to persist message ids).
-        edit_interval: seconds between two edits of one table's public message.
-        clock: monotonic clock (default: the event loop's time).
-        sleep: how to wait for the next edit slot (default `asyncio.sleep`; tests inject a fake clock).
+        edit_interval: seconds between two edits of one table's public message (and of one DM hand).
+        clock: monotonic clock (default `time.monotonic`; SimCord drives it in tests).
+        sleep: how to wait for the next edit slot (default `asyncio.sleep`).
+        budget: the per-channel `WriteBudget` (default: Discord's 5 writes per 5 s).
+        pictures: draw the table picture (`bot.ui.scene`) on the table message.
     """
 
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
-                 sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
+                 sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
+                 pictures: bool = True) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep or asyncio.sleep
-        self._last_edit: dict[int, float] = {}
-        self._pending: dict[int, asyncio.Task[Any]] = {}
-        self._dm_keys: dict[tuple[int, int], tuple[Any, ...]] = {}
+        self.budget = budget or WriteBudget(clock=clock, sleep=sleep)
+        self.pictures = pictures
+        self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
+                                   sleep=sleep)
+        self._public: dict[int, _Public] = {}
 
     def _now(self) -> float:
-        return self._clock() if self._clock else asyncio.get_running_loop().time()
+        return self._clock() if self._clock else time.monotonic()
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    def _state(self, table: Table) -> _Public:
+        return self._public.setdefault(table.id, _Public())
+
+    def _kick(self, table: Table) -> None:
+        state = self._state(table)
+        if state.task is None or state.task.done():
+            state.task = asyncio.ensure_future(self._pump(table))
+
+    async def settled(self) -> None:
+        """Wait until every pending public and DM write is done (tests and shutdown)."""
+        while True:
+            tasks = [s.task for s in self._public.values() if s.task is not None and not s.task.done()]
+            if not tasks:
+                break
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await self.hands.settled()
 
     # ------------------------------------------------------------------ lobby
 
     async def lobby_changed(self, table: Table) -> None:
         """Post the lobby message, or edit it."""
         lang = await self.service.public_language(table.guild_id)
+        await self.budget.acquire(table.channel_id)
         payload = render.lobby_payload(table, lang)
         channel = self._channel(table)
         if table.messages.lobby is None:
@@ -102,211 +141,255 @@ class DiscordNotifier:
             table.messages.lobby = message.id
             await self.service.save_messages(table)
         else:
-            await self._edit(channel, table.messages.lobby, payload)
+            await channel.get_partial_message(table.messages.lobby).edit(**payload.edit_kwargs())
 
     # ------------------------------------------------------------------ game
 
     async def game_changed(self, table: Table, events: Sequence[Event]) -> None:
-        """Announce hand ends, chicas and the mesa; re-post the table on a new hand, else schedule a
-        coalesced edit; refresh the players' DMs."""
-        game = table.game
-        if game is None:
+        """Queue what the change needs: the record of every hand that ended, the table message (new for a
+        new hand, else a coalesced edit), the players' DM hands and turn alerts."""
+        if table.game is None:
             return
-        lang = await self.service.public_language(table.guild_id)
-        channel = self._channel(table)
-        new_hand = False
+        state = self._state(table)
         for event in events:
-            if event.kind == K.HAND_END:
-                hand = self._hand_slice(game.events, event)
-                number = self._hand_number_of(game.events, event)
-                await self._announce(table, channel, render.hand_summary_payload(table, hand, number, lang))
-            elif event.kind == K.CHICA_WON:
-                await self._announce(table, channel, render.chica_payload(table, event, lang))
+            if event.kind == K.HAND_START:
+                self._due(state, state.hand)
+                state.hand = event.number
             elif event.kind == K.MESA_WON:
-                await self._announce(table, channel, render.mesa_payload(table, event, lang))
-            elif event.kind == K.HAND_START:
-                new_hand = True
-        try:
-            if new_hand or table.messages.public is None or table.messages.public_hand != game.hand_number:
-                await self.repost(table)
-            else:
-                self._schedule_public(table)
-        except discord.HTTPException as exc:  # the hands still go out; the next change re-posts
-            log.warning("table %d: table message failed (%s %s)", table.id, exc.status, exc.code)
-        await self.refresh_hands(table)
-
-    async def _announce(self, table: Table, channel: discord.PartialMessageable, payload: render.Payload) -> None:
-        """Post an announcement; a failure is logged and does not hold up the table or the hands."""
-        try:
-            await channel.send(**payload.send_kwargs())
-        except discord.HTTPException as exc:
-            log.warning("table %d: announcement failed (%s %s)", table.id, exc.status, exc.code)
+                self._due(state, state.hand if state.hand is not None else table.game.hand_number)
+        if state.hand is None:
+            state.hand = table.game.hand_number
+        state.dirty = True
+        self._kick(table)
+        self.hands.refresh(table)
 
     @staticmethod
-    def _hand_slice(log_: Sequence[Event], end: Event) -> list[Event]:
-        idx = next(i for i in range(len(log_) - 1, -1, -1) if log_[i] is end)
-        start = next((i for i in range(idx, -1, -1) if log_[i].kind == K.HAND_START), 0)
-        return list(log_[start: idx + 1])
-
-    @staticmethod
-    def _hand_number_of(log_: Sequence[Event], end: Event) -> int:
-        idx = next(i for i in range(len(log_) - 1, -1, -1) if log_[i] is end)
-        start = next((log_[i] for i in range(idx, -1, -1) if log_[i].kind == K.HAND_START), None)
-        return start.number if start is not None and start.number is not None else 0
+    def _due(state: _Public, hand: int | None) -> None:
+        """Hand ``hand`` is over (by its count, or cut short by a chica): its record is due, once."""
+        if hand is not None and hand not in state.recorded:
+            state.recorded.add(hand)
+            state.records.append(hand)
 
     async def repost(self, table: Table) -> None:
-        """Post the table message at the bottom of the channel; the previous one becomes a stub."""
-        game = table.game
-        if game is None:
+        """Post the table message again at the bottom of the channel; the previous one says it moved."""
+        if table.game is None:
             return
-        lang = await self.service.public_language(table.guild_id)
-        channel = self._channel(table)
-        old, old_hand = table.messages.public, table.messages.public_hand
-        pending = self._pending.pop(table.id, None)
-        if pending is not None and pending is not asyncio.current_task():
-            pending.cancel()
-        message = await channel.send(**render.table_payload(table, lang).send_kwargs())
-        table.messages.public = message.id
-        table.messages.public_hand = game.hand_number
-        self._last_edit[table.id] = self._now()
-        await self.service.save_messages(table)
-        if old is not None:
-            stub = render.stub_payload(table, old_hand, lang, hand_over=old_hand != game.hand_number)
-            await self._edit(channel, old, stub, quiet=True)
-
-    def _schedule_public(self, table: Table) -> None:
-        """Edit the public message soon: at most one edit per ``edit_interval`` per table."""
-        task = self._pending.get(table.id)
-        if task is not None and not task.done():
-            return
-        self._pending[table.id] = asyncio.ensure_future(self._flush_public(table))
-
-    async def _flush_public(self, table: Table) -> None:
-        try:
-            wait = self._last_edit.get(table.id, float("-inf")) + self.edit_interval - self._now()
-            if wait > 0:
-                await self._sleep(wait)
-            self._pending.pop(table.id, None)
-            if table.game is None or table.messages.public is None:
-                return
-            self._last_edit[table.id] = self._now()
-            lang = await self.service.public_language(table.guild_id)
-            payload = render.table_payload(table, lang)
-            try:
-                await self._channel(table).get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
-            except discord.HTTPException as exc:
-                if exc.code in (OLD_MESSAGE_EDIT_LIMIT, UNKNOWN_MESSAGE) or exc.status == 404:
-                    await self.repost(table)
-                else:
-                    raise
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %d: public edit failed", table.id)
+        self._state(table).repost = True
+        self._kick(table)
 
     async def resumed(self, table: Table) -> None:
         """After a restart: refresh the table message and every DM hand (old buttons keep working)."""
         if table.game is None:
             return
-        if table.messages.public is None:
-            await self.repost(table)
-        else:
-            self._schedule_public(table)
-        await self.refresh_hands(table)
+        state = self._state(table)
+        state.hand = state.hand or table.game.hand_number
+        state.dirty = True
+        self._kick(table)
+        self.hands.refresh(table)
 
     async def close(self) -> None:
-        """Cancel pending edits (the next start refreshes every table)."""
-        tasks = list(self._pending.values())
-        self._pending.clear()
+        """Cancel pending writes (the next start refreshes every table)."""
+        tasks = [s.task for s in self._public.values() if s.task is not None]
+        self._public.clear()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.hands.close()
 
-    async def flush(self, table: Table) -> None:
-        """Apply a pending public edit now (used before shutdown)."""
-        task = self._pending.pop(table.id, None)
-        if task is not None and not task.done():
-            task.cancel()
-            self._last_edit.pop(table.id, None)
-            await self._flush_public(table)
+    # ------------------------------------------------------------------ the public pump
 
-    # ------------------------------------------------------------------ hands by DM
+    async def _pump(self, table: Table) -> None:
+        state = self._state(table)
+        try:
+            while True:
+                if state.records:
+                    await self._write_record(table, state.records.pop(0))
+                elif state.repost:
+                    state.repost = False
+                    state.dirty = False
+                    await self._post_table(table, moved=True)
+                elif state.dirty:
+                    state.dirty = False
+                    await self._update_table(table, state)
+                elif self._ping_stale(table, state):
+                    await self._delete_ping(table, state)
+                elif self._ping_wanted(table, state):
+                    await self._post_ping(table, state)
+                else:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %d: public update failed", table.id)
 
-    async def refresh_hands(self, table: Table) -> None:
-        """Bring every person's DM hand up to date (one new DM per hand, edits within it)."""
+    async def _update_table(self, table: Table, state: _Public) -> None:
+        game = table.game
+        if game is None or table.status != PLAYING:
+            return
+        if table.messages.public is None or table.messages.public_hand != game.hand_number:
+            await self._post_table(table)
+            return
+        wait = state.last_write + self.edit_interval - self._now()
+        if wait > 0:
+            await self._sleep(wait)
+            if state.records or state.repost:  # a hand ended meanwhile: its record comes first
+                state.dirty = True
+                return
+        if table.status != PLAYING or table.game is None:
+            return
+        await self.budget.acquire(table.channel_id)
+        lang = await self.service.public_language(table.guild_id)
+        payload = render.table_payload(table, lang, picture=self._picture(table, lang))
+        try:
+            await self._channel(table).get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                log.warning("table %d: its channel is gone", table.id)
+                return
+            if exc.code in (OLD_MESSAGE_EDIT_LIMIT, UNKNOWN_MESSAGE) or exc.status == 404:
+                await self._post_table(table)
+                return
+            raise
+        state.last_write = self._now()
+
+    def _picture(self, table: Table, lang: str) -> bytes | None:
+        if not self.pictures:
+            return None
+        try:
+            from .scene import table_picture
+
+            return table_picture(table, lang)
+        except Exception:
+            log.exception("table %d: the table picture failed; the text stands alone", table.id)
+            return None
+
+    async def _post_table(self, table: Table, *, moved: bool = False) -> None:
+        """Post the table message at the bottom of the channel (a new hand, a lost message, or a re-post;
+        with ``moved`` the old message says where the table went)."""
+        game = table.game
+        if game is None or table.status != PLAYING:
+            return
+        lang = await self.service.public_language(table.guild_id)
+        channel = self._channel(table)
+        old = table.messages.public if moved else None
+        await self.budget.acquire(table.channel_id)
+        payload = render.table_payload(table, lang, picture=self._picture(table, lang))
+        message = await channel.send(**payload.send_kwargs())
+        table.messages.public = message.id
+        table.messages.public_hand = game.hand_number
+        self._state(table).last_write = self._now()
+        await self.service.save_messages(table)
+        self.hands.refresh(table)  # the DM hands link to the new message
+        if old is not None and old != message.id:
+            await self._edit_quietly(table.channel_id, old, render.moved_payload(table, lang))
+
+    async def _write_record(self, table: Table, number: int) -> None:
+        """Hand ``number`` ended: its table message becomes the hand's record (or the record is posted when
+        that message is gone or too old). The mesa's last record keeps the message as the table's."""
         game = table.game
         if game is None:
             return
-        for seat, person in table.humans():
-            if table.dm_closed(seat):
-                continue
-            view = game.view(seat)
-            key = (game.hand_number, view.hand, view.to_play, table.nonce if view.my_turn else None,
-                   view.table if view.my_turn else None, table.status, person.away,
-                   table.timers.deadline if view.my_turn else None)
-            if self._dm_keys.get((table.id, seat)) == key:
-                continue
-            payload = render.hand_payload(table, seat, view, person.locale)
-            ok = await self._send_hand(table, seat, person.user_id, game.hand_number, payload)  # type: ignore[arg-type]
-            if ok:
-                self._dm_keys[(table.id, seat)] = key
+        lang = await self.service.public_language(table.guild_id)
+        channel = self._channel(table)
+        payload = records.hand_record_payload(table, number, lang)
+        over = game.is_over
+        written: int | None = None
+        if table.messages.public is not None and table.messages.public_hand == number:
+            await self.budget.acquire(table.channel_id)
+            try:
+                await channel.get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
+                written = table.messages.public
+            except discord.HTTPException as exc:
+                log.info("table %d: hand %d record edit failed (%s %s); posting it", table.id, number,
+                         exc.status, exc.code)
+        if written is None:
+            await self.budget.acquire(table.channel_id)
+            try:
+                written = (await channel.send(**payload.send_kwargs())).id
+            except discord.HTTPException as exc:
+                log.warning("table %d: hand %d record failed (%s %s)", table.id, number, exc.status, exc.code)
+        self._state(table).last_write = self._now()
+        if over and written is not None:
+            table.messages.public, table.messages.public_hand = written, number
+        elif table.messages.public_hand == number:
+            table.messages.public = None
+        await self.service.save_messages(table)
 
-    async def _send_hand(self, table: Table, seat: int, user_id: int, hand: int, payload: render.Payload) -> bool:
-        record = table.messages.dms.get(str(seat))
+    # ------------------------------------------------------------------ channel alerts for closed DMs
+
+    def _ping_wanted(self, table: Table, state: _Public) -> bool:
+        game = table.game
+        if game is None or table.status != PLAYING or game.to_play is None or state.ping is not None:
+            return False
+        seat = game.to_play
+        person = table.seats[seat]
+        if person is None or person.is_ai or person.away or not table.dm_closed(seat):
+            return False
+        if state.pinged == (seat, table.nonce):
+            return False
+        seen = table.seen.get(seat)
+        return seen is None or self.service.clock.now() - seen >= ACTIVE_WINDOW
+
+    def _ping_stale(self, table: Table, state: _Public) -> bool:
+        if state.ping is None:
+            return False
+        _, seat, nonce = state.ping
+        game = table.game
+        return game is None or table.status != PLAYING or table.nonce != nonce or game.to_play != seat
+
+    async def _post_ping(self, table: Table, state: _Public) -> None:
+        game = table.game
+        assert game is not None and game.to_play is not None
+        seat, nonce = game.to_play, table.nonce
+        lang = await self.service.public_language(table.guild_id)
+        await self.budget.acquire(table.channel_id)
+        if table.nonce != nonce or game.to_play != seat:
+            return
+        payload = render.turn_ping_payload(table, seat, lang)
+        kwargs: dict[str, Any] = {"content": payload.content, "allowed_mentions": discord.AllowedMentions(users=True)}
         try:
-            if record is not None and record.get("hand") == hand:
-                channel = self.client.get_partial_messageable(record["channel"], type=discord.ChannelType.private)
-                await channel.get_partial_message(record["message"]).edit(**payload.edit_kwargs())
-                return True
-            dm = await open_dm(self.client, user_id)
-            message = await dm.send(**payload.send_kwargs())
-            if record is not None:
-                old = self.client.get_partial_messageable(record["channel"], type=discord.ChannelType.private)
-                lang = (table.seats[seat].locale if table.seats[seat] else "es")  # type: ignore[union-attr]
-                await self._edit(old, record["message"], render.stub_payload(table, record.get("hand", 0), lang),
-                                 quiet=True)
-            table.messages.dms[str(seat)] = {"channel": dm.id, "message": message.id, "hand": hand}
-            await self.service.save_messages(table)
-            return True
-        except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED:
-                log.info("table %d: DMs closed for seat %d", table.id, seat)
-                await self.mark_dm_closed(table, seat)
-                return False
-            log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
-            return False
+            message = await self._channel(table).send(**kwargs)
         except discord.HTTPException as exc:
-            log.warning("table %d: DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
-            return False
+            log.info("table %d: turn alert failed (%s %s)", table.id, exc.status, exc.code)
+            state.pinged = (seat, nonce)
+            return
+        state.pinged = (seat, nonce)
+        state.ping = (message.id, seat, nonce)
+
+    async def _delete_ping(self, table: Table, state: _Public) -> None:
+        assert state.ping is not None
+        message_id = state.ping[0]
+        state.ping = None
+        await self.budget.acquire(table.channel_id)
+        try:
+            await self._channel(table).get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("table %d: turn alert not deleted (%s %s)", table.id, exc.status, exc.code)
+
+    # ------------------------------------------------------------------ DMs (bot.ui.hands)
+
+    async def refresh_hands(self, table: Table) -> None:
+        """Bring every person's DM hand up to date (in the background)."""
+        self.hands.refresh(table)
 
     async def mark_dm_closed(self, table: Table, seat: int) -> None:
         """Record that a seat's DMs are closed; the public message tells them to use "My hand"."""
-        if seat not in table.messages.dm_closed:
-            table.messages.dm_closed.append(seat)
-            await self.service.save_messages(table)
-            if table.status == PLAYING and table.messages.public is not None:
-                self._schedule_public(table)
+        await self.hands.mark_dm_closed(table, seat)
+        if table.status == PLAYING and table.messages.public is not None:
+            self._state(table).dirty = True
+            self._kick(table)
 
     async def welcome(self, table: Table, user: discord.abc.User, lang: str) -> bool:
         """DM a player who just sat down. Returns False only when their DMs are closed (403, 50007)."""
-        seat = table.seat_of(user.id)
-        text = t("dm.welcome", lang, table=table.id, guild=table.meta.get("guild_name") or "?",
-                 channel=table.meta.get("channel_name") or "?")
-        try:
-            dm = await open_dm(self.client, user.id)
-            await dm.send(text)
-            if seat is not None and seat in table.messages.dm_closed:
-                table.messages.dm_closed.remove(seat)
-                await self.service.save_messages(table)
-            return True
-        except discord.Forbidden as exc:
-            if exc.code != DM_CLOSED:
-                return True
-            if seat is not None:
-                await self.mark_dm_closed(table, seat)
-            return False
-        except discord.HTTPException:
-            return True  # a transient failure says nothing about the user's DMs
+        ok = await self.hands.welcome(table, user, lang)
+        if not ok and table.status == PLAYING:
+            self._state(table).dirty = True
+            self._kick(table)
+        return ok
+
+    def hand_shown(self, table: Table, seat: int) -> None:
+        """A click on the seat's DM hand was answered with the current hand (see `HandPresenter.shown`)."""
+        self.hands.shown(table, seat)
 
     # ------------------------------------------------------------------ timers and presence (issue 6)
 
@@ -316,37 +399,41 @@ class DiscordNotifier:
         player who left or was removed, a new host, a lobby that timed out. Then the table message and
         the DM hands are brought up to date."""
         lang = await self.service.public_language(table.guild_id)
-        channel = self._channel(table)
         seat = params.get("seat")
         if kind == "reminder":
-            await self._remind(table, channel, seat, params["deadline"], lang)
+            await self._remind(table, seat, params["deadline"], lang)
             return
         if kind in ("expired", "away", "back"):
-            text = t(f"note.{kind}", lang, name=render.seat_name(table, seat, lang))
+            text = t(f"note.{kind}", lang, name=seat_name(table, seat, lang))
         elif kind in ("left", "kicked", "removed"):
-            name = discord.utils.escape_mentions(discord.utils.escape_markdown(params.get("name") or "?"))
+            name = clean(params.get("name") or "?")
             if table.game is None:
                 text = t("note.kicked_lobby", lang, name=name)
             else:
-                substitute = table.seats[seat]
-                ai = t("ai.name", lang, n=substitute.ai_number if substitute else 0)
+                ai = seat_name(table, seat, lang) if table.seats[seat] is not None else "?"
                 text = t(f"note.{kind}", lang, name=name, ai=ai)
-                await self._retire_hand(table, seat, str(params.get("locale") or lang))
+                await self.hands.retire(table, seat, str(params.get("locale") or lang))
         elif kind == "host":
-            name = discord.utils.escape_mentions(discord.utils.escape_markdown(params.get("name") or "?"))
-            text = t("note.host", lang, name=name, table=table.id)
+            text = t("note.host", lang, name=clean(params.get("name") or "?"), table=table.id)
         elif kind == "lobby_timeout":
             text = t("note.lobby_timeout", lang, table=table.id)
         else:
             return
-        await self._announce(table, channel, render.Payload(content=text))
+        await self._announce(table, render.Payload(content=text))
         if table.status == PLAYING and table.game is not None:
-            if table.messages.public is not None:
-                self._schedule_public(table)
-            await self.refresh_hands(table)
+            self._state(table).dirty = True
+            self._kick(table)
+            self.hands.refresh(table)
 
-    async def _remind(self, table: Table, channel: discord.PartialMessageable, seat: int | None,
-                      deadline: float, lang: str) -> None:
+    async def _announce(self, table: Table, payload: render.Payload) -> None:
+        """Post an announcement; a failure is logged and does not hold up the table or the hands."""
+        await self.budget.acquire(table.channel_id)
+        try:
+            await self._channel(table).send(**payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.warning("table %d: announcement failed (%s %s)", table.id, exc.status, exc.code)
+
+    async def _remind(self, table: Table, seat: int | None, deadline: float, lang: str) -> None:
         person = table.seats[seat] if seat is not None else None
         if person is None or person.user_id is None:
             return
@@ -356,54 +443,61 @@ class DiscordNotifier:
         if table.messages.public is not None:
             kwargs["reference"] = _Reference(message_id=table.messages.public, channel_id=table.channel_id,
                                              fail_if_not_exists=False)
+        await self.budget.acquire(table.channel_id)
         try:
-            await channel.send(**kwargs)
+            await self._channel(table).send(**kwargs)
         except discord.HTTPException as exc:
             log.warning("table %d: reminder failed (%s %s)", table.id, exc.status, exc.code)
         if seat in table.messages.dm_closed:
             return
-        try:
-            dm = await open_dm(self.client, person.user_id)
-            await dm.send(t("dm.reminder", person.locale, table=table.id, when=when),
-                          allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.info("table %d: reminder DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
+        await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
 
-    async def _retire_hand(self, table: Table, seat: int | None, locale: str) -> None:
-        """The person of ``seat`` left: their DM hand loses its buttons."""
-        record = table.messages.dms.pop(str(seat), None) if seat is not None else None
-        self._dm_keys.pop((table.id, seat), None)  # type: ignore[arg-type]
-        if record is None:
+    # ------------------------------------------------------------------ rematch ready check
+
+    async def rematch_changed(self, table: Table, check: ReadyCheck) -> None:
+        """Post the ready check in the channel, then edit it as people answer and when it ends."""
+        lang = await self.service.public_language(table.guild_id)
+        payload = records.rematch_payload(table, check, lang)
+        channel = self._channel(table)
+        await self.budget.acquire(table.channel_id)
+        if check.message_id is None:
+            try:
+                check.message_id = (await channel.send(**payload.send_kwargs())).id
+            except discord.HTTPException as exc:
+                log.warning("table %d: rematch message failed (%s %s)", table.id, exc.status, exc.code)
             return
-        await self.service.save_messages(table)
-        dm = self.client.get_partial_messageable(record["channel"], type=discord.ChannelType.private)
-        await self._edit(dm, record["message"], render.Payload(content=t("dm.left", locale, table=table.id)),
-                         quiet=True)
+        try:
+            await channel.get_partial_message(check.message_id).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("table %d: rematch message edit failed (%s %s)", table.id, exc.status, exc.code)
 
     # ------------------------------------------------------------------ closing
 
     async def table_closed(self, table: Table) -> None:
         """Replace the lobby / table message with a closing note and retire the DM hands."""
         lang = await self.service.public_language(table.guild_id)
-        channel = self._channel(table)
-        pending = self._pending.pop(table.id, None)
-        if pending is not None:
-            pending.cancel()
+        state = self._public.pop(table.id, None)
+        if state is not None and state.task is not None and state.task is not asyncio.current_task():
+            state.task.cancel()
+        if state is not None and state.ping is not None:
+            await self._delete_quietly(table.channel_id, state.ping[0])
         if table.messages.lobby is not None and table.game is None:
-            await self._edit(channel, table.messages.lobby, render.lobby_payload(table, lang), quiet=True)
+            await self._edit_quietly(table.channel_id, table.messages.lobby, render.lobby_payload(table, lang))
         if table.messages.public is not None:
-            await self._edit(channel, table.messages.public, render.closed_payload(table, lang), quiet=True)
-        for seat, record in table.messages.dms.items():
-            person = table.seats[int(seat)]
-            dm = self.client.get_partial_messageable(record["channel"], type=discord.ChannelType.private)
-            await self._edit(dm, record["message"], render.closed_payload(table, person.locale if person else "es"),
-                             quiet=True)
+            await self._edit_quietly(table.channel_id, table.messages.public, render.closed_payload(table, lang))
+        await self.hands.close_table(table)
 
-    async def _edit(self, channel: discord.PartialMessageable, message_id: int, payload: render.Payload,
-                    *, quiet: bool = False) -> None:
+    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> None:
+        await self.budget.acquire(channel_id)
         try:
-            await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
+            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+                **payload.edit_kwargs())
         except discord.HTTPException as exc:
-            if not quiet:
-                raise
             log.info("edit of message %d skipped (%s %s)", message_id, exc.status, exc.code)
+
+    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
+        await self.budget.acquire(channel_id)
+        try:
+            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("delete of message %d skipped (%s %s)", message_id, exc.status, exc.code)

@@ -1,20 +1,22 @@
-"""State → messages: lobby, public table, hands (DM and ephemeral), capture choices, hand summaries,
-chica and mesa announcements, rules. Every text comes from `bot.i18n`; every payload is fitted to and
-checked against Discord's limits (`bot.ui.limits`).
+"""State → messages: lobby, the live public table, hands (DM and ephemeral) with the capture choice on
+the hand itself, closing notes, rules. Hand records and the mesa's end are in `bot.ui.records`; words
+(names, sides, plays, scores) in `bot.ui.words`. Every text comes from `bot.i18n`; every payload is fitted
+to and checked against Discord's limits (`bot.ui.limits`).
 
-Hidden information: public renderers read only public state (table cards, captured piles, scores, the
-event log without ronda ranks); a hand is rendered only from ``game.view(seat)`` for that seat.
+Hidden information: public renderers read only public state (table cards, pile sizes, scores, the event
+log as a spectator sees it); a hand is rendered only from ``game.view(seat)`` for that seat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.engine import RANKS, Card, Event, EventKind, GameView, Play, Rules
+from bot.engine import GameView, Play, Rules
 from bot.i18n import t
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
@@ -28,25 +30,99 @@ from .items import (
     HandButton,
     LevelSelect,
     LobbyButton,
-    RematchButton,
     TrailSelect,
 )
+from .words import (
+    at_blocking_score,
+    by_rank,
+    capture_words,
+    card_text,
+    cards_text,
+    clean,
+    hand_events,
+    level_word,
+    plain_card,
+    play_lines,
+    records,
+    score_words,
+    seat_mention,
+    seat_name,
+    sentence,
+    side_members,
+    side_name,
+    side_title,
+)
 
-K = EventKind
 COLOR = discord.Colour(0x1F8B4C)
-LAST_PLAYS = 8
+PICTURE_NAME = "mesa.png"
+"""The file name of the table picture (``attachment://mesa.png`` in the embed)."""
+LIVE_PLAYS = 2
+"""Plays in words on the live table message (the last one called out); the hand record has them all."""
+
+CardEmoji = Any
+"""A ``discord.PartialEmoji`` for a card code, or None (text labels)."""
+
+
+def _no_emoji(code: str) -> None:
+    return None
+
+
+_emoji_for = _no_emoji
+
+
+def set_card_emojis(lookup: Any) -> None:
+    """Choose the emoji of each card button: ``lookup(code) -> PartialEmoji | None`` (the bot's
+    `bot.ui.emojis.CardEmojis.get`); None goes back to text-only buttons."""
+    global _emoji_for
+    _emoji_for = lookup or _no_emoji
+
+
+class SnowflakeEmoji(discord.PartialEmoji):
+    """A custom emoji whose id is sent as a string (Discord's API schema types snowflakes as strings;
+    discord.py would send an integer)."""
+
+    def to_dict(self) -> Any:
+        """The payload, the id as a string."""
+        data = dict(super().to_dict())
+        if data.get("id") is not None:
+            data["id"] = str(data["id"])
+        return data
+
+
+def _button_emoji(code: str) -> discord.PartialEmoji | None:
+    emoji = _emoji_for(code)
+    if emoji is None or emoji.id is None:
+        return emoji
+    return SnowflakeEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
+
+
+class _File(discord.File):
+    """An attachment whose index is sent as a string, as Discord's API schema types attachment ids."""
+
+    def to_dict(self, index: int) -> Any:
+        """The attachment's payload, the id as a string."""
+        data = dict(super().to_dict(index))
+        data["id"] = str(data["id"])
+        return data
 
 
 @dataclass
 class Payload:
-    """A message to send or edit: content, an embed and a view (any may be None)."""
+    """A message to send or edit: content, an embed, a view and files (any may be empty).
+
+    ``files`` are ``(filename, bytes)`` pairs; an edit replaces the message's attachments with them (none:
+    the old picture is removed)."""
 
     content: str | None = None
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         limits.check_message(self.content, self.embed, self.view)
+
+    def _files(self) -> list[discord.File]:
+        return [_File(io.BytesIO(data), filename=name) for name, data in self.files]
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send``/``send_message`` (no pings)."""
@@ -57,14 +133,18 @@ class Payload:
             out["embed"] = self.embed
         if self.view is not None:
             out["view"] = self.view
+        if self.files:
+            out["files"] = self._files()
         return out
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``edit``/``edit_message``: replaces content, embeds and components."""
+        """Keyword arguments for ``edit``/``edit_message``: replaces content, embeds, components and
+        attachments."""
         return {
             "content": self.content,
             "embeds": [self.embed] if self.embed is not None else [],
             "view": self.view if self.view is not None else discord.ui.View(timeout=None),
+            "attachments": self._files(),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
 
@@ -81,262 +161,68 @@ def make_view(*rows: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-# ---------------------------------------------------------------------- small words
-
-
-def cards_text(cards: Iterable[Card]) -> str:
-    """``"3♣ 4♥ J♠"``."""
-    return " ".join(str(c) for c in cards)
-
-
-def team_name(team: int, lang: str) -> str:
-    """``"Equipo A"`` / ``"Team B"``."""
-    return t(f"team.{TEAMS[team]}", lang)
-
-
-def seat_name(table: Table, seat: int, lang: str) -> str:
-    """A seat's display name: the person's name, or "Computadora 2" for a computer player."""
-    s = table.seats[seat] if 0 <= seat < len(table.seats) else None
-    if s is None:
-        return "?"
-    if s.is_ai:
-        if s.stands_for:
-            name = discord.utils.escape_mentions(discord.utils.escape_markdown(s.stands_for))
-            return t("ai.name_for", lang, n=s.ai_number, name=name)
-        return t("ai.name", lang, n=s.ai_number)
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(s.name)) if s.name else f"<@{s.user_id}>"
-
-
-def seat_mention(table: Table, seat: int, lang: str) -> str:
-    """A mention for a person (in an embed it does not ping), the name for a computer player."""
-    s = table.seats[seat]
-    if s is not None and not s.is_ai:
-        return f"<@{s.user_id}>"
-    return seat_name(table, seat, lang)
-
-
-def perros_tantos(points: int) -> tuple[int, int]:
-    """Points as perros (10) and tantos (2): 26 → (2, 3)."""
-    return points // 10, (points % 10) // 2
-
-
-def rank_word(rank: int | None) -> str:
-    """A rank index as printed (``"7"``, ``"J"``)."""
-    return RANKS[rank] if rank is not None else "?"
+def table_link(table: Table) -> str | None:
+    """A jump link to the table's current public (or lobby) message, or None."""
+    message = table.messages.public or table.messages.lobby
+    if not message:
+        return None
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message}"
 
 
 def error_text(error: TableError, lang: str, table: Table | None = None) -> str:
     """The message of a refused action, in ``lang``. A ``seat`` parameter becomes the seat's name."""
     params = dict(error.params)
     if isinstance(params.get("name"), str):
-        params["name"] = discord.utils.escape_mentions(discord.utils.escape_markdown(params["name"]))  # type: ignore[arg-type]
+        params["name"] = clean(params["name"])  # type: ignore[arg-type]
     if "seat" in params:
         seat = params.pop("seat")
         params["name"] = seat_name(table, seat, lang) if table is not None and seat is not None else "?"
     return t(error.key, lang, **params)
 
 
+def when_text(instant: float) -> str:
+    """A Discord relative timestamp (``<t:…:R>``: "in 30 seconds", shown in each reader's language)."""
+    return f"<t:{int(instant)}:R>"
+
+
 # ---------------------------------------------------------------------- lobby
 
 
 def lobby_payload(table: Table, lang: str) -> Payload:
-    """The lobby message: rules, seats by team, host, and the join/computer/leave/start buttons."""
+    """The lobby message: rules, seats by side (computers with their level), host, and the join, leave
+    and start buttons, and the one way to seat a computer: a select that asks for its level."""
     embed = discord.Embed(title=t("lobby.title", lang, table=table.id, mode=t(f"lobby.mode.{table.players}", lang)),
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
     embed.description = "\n".join([t("lobby.rules", lang, preset=table.preset), t(f"rules.blurb.{table.preset}", lang),
                                    t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang), "",
-                                   t("lobby.help", lang)])
+                                   t("lobby.help_levels", lang, level=level_word("medio", lang))])
     for team in (0, 1):
         lines = []
         for seat in table.team_seats(team):
             lines.append(seat_mention(table, seat, lang) if table.seats[seat] else t("lobby.empty_seat", lang))
-        embed.add_field(name=t("lobby.team", lang, team=TEAMS[team]), value="\n".join(lines), inline=True)
+        name = t("lobby.team", lang, team=TEAMS[team]) if table.players == 4 else t("lobby.seat", lang, n=team + 1)
+        embed.add_field(name=name, value="\n".join(lines), inline=True)
     if table.status != LOBBY:
         key = "lobby.started" if table.status in (PLAYING, "finished") else "lobby.closed"
         embed.set_footer(text=t(key, lang, table=table.id))
         return Payload(embed=embed)
+    one_v_one = table.players == 2
     row = [
-        LobbyButton(table.id, "a", label=t("btn.join_a", lang), style=discord.ButtonStyle.primary),
-        LobbyButton(table.id, "b", label=t("btn.join_b", lang), style=discord.ButtonStyle.primary),
-        LobbyButton(table.id, "c", label=t("btn.add_bot", lang)),
+        LobbyButton(table.id, "a", label=t("btn.join" if one_v_one else "btn.join_a", lang),
+                    style=discord.ButtonStyle.primary),
+    ]
+    if not one_v_one:
+        row.append(LobbyButton(table.id, "b", label=t("btn.join_b", lang), style=discord.ButtonStyle.primary))
+    row += [
         LobbyButton(table.id, "x", label=t("btn.leave", lang), style=discord.ButtonStyle.danger),
         LobbyButton(table.id, "s", label=t("btn.start", lang), style=discord.ButtonStyle.success),
     ]
-    levels = [discord.SelectOption(label=limits.clip(t(f"level.{level}", lang), 100), value=level)
+    levels = [discord.SelectOption(label=limits.clip(t(f"level.{level}", lang), 100), value=level,
+                                   description=limits.clip(t(f"level.desc.{level}", lang), 100))
               for level in COMPUTER_LEVELS]
     select = LevelSelect(table.id, options=levels, placeholder=limits.clip(t("lobby.level_placeholder", lang), 150))
     return Payload(embed=embed, view=make_view(row, [select]))
-
-
-# ---------------------------------------------------------------------- plays in words
-
-
-def hand_events(events: Sequence[Event]) -> list[Event]:
-    """The events of the current hand: those after the last HAND_START."""
-    for i in range(len(events) - 1, -1, -1):
-        if events[i].kind == K.HAND_START:
-            return list(events[i + 1:])
-    return list(events)
-
-
-def capture_words(card: Card, cards: Iterable[Card], lang: str) -> str:
-    """The cards a play took, as the capture menu writes them: the base capture (one matched card, or the
-    summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``."""
-    taken = list(cards)
-    base = [c for c in taken if c.rank <= card.rank]
-    stair = sorted((c for c in taken if c.rank > card.rank), key=lambda c: c.rank)
-    text = " + ".join(str(c) for c in base)
-    if stair:
-        text = f"{text}, {t('opt.then', lang)} {cards_text(stair)}" if base else cards_text(stair)
-    return text
-
-
-def blocked_note(table: Table, blocked: str, lang: str) -> str:
-    """Why points did not count: ``"(no cuenta: 38 que no juega)"`` at the table's blocking score (18 in
-    ``rapido``), or the cutoff."""
-    if blocked == "38":
-        return t("play.blocked_score", lang, score=table.rules.score38 or 38)
-    return t("play.blocked_cutoff", lang)
-
-
-def _blocked_suffix(table: Table, event: Event, lang: str) -> str:
-    return " " + blocked_note(table, event.blocked, lang) if event.blocked else ""
-
-
-def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
-    """Public sentences for a run of events: "María botó 5♣", "Juan se cayó con 5♦ — caída +2", …
-
-    Never prints a ronda's rank before it is revealed (RONDA_REVEALED), nor any card in a hand."""
-    lines: list[str] = []
-    i = 0
-    n = len(events)
-    while i < n:
-        e = events[i]
-        if e.kind == K.PLAYED:
-            name = seat_name(table, e.seat, lang)  # type: ignore[arg-type]
-            parts: list[str] = []
-            j = i + 1
-            if j < n and events[j].kind == K.CAPTURED:
-                cap = events[j]
-                j += 1
-                main = t("play.capture", lang, name=name, cards=capture_words(e.card, cap.cards, lang), card=e.card)
-                while j < n and events[j].kind in (K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS):
-                    x = events[j]
-                    if x.kind == K.CAIDA:
-                        if x.en_ronda and x.points == 0 and x.blocked is None:
-                            main = t("play.caida_chica", lang, name=name, card=e.card)
-                        elif x.en_ronda:
-                            main = t("play.caida_en_ronda", lang, name=name, card=e.card, points=x.points)
-                        else:
-                            main = t("play.caida", lang, name=name, card=e.card, points=x.points)
-                        if x.limpia:
-                            parts.append(t("play.caida_limpia", lang))
-                    elif x.kind == K.LIMPIA:
-                        parts.append(t("play.limpia", lang, points=x.points))
-                    elif x.reason == "chica" and x.blocked is None:
-                        main = t("play.caida_four_chica", lang, name=name, card=e.card)
-                    else:
-                        parts.append(t("play.four_caidas", lang, team=team_name(x.team or 0, lang)))
-                    if x.blocked:
-                        parts.append(blocked_note(table, x.blocked, lang))
-                    j += 1
-                lines.append(" — ".join([main, *parts]) if parts else main)
-            else:
-                lines.append(t("play.trail", lang, name=name, card=e.card))
-            i = j
-            continue
-        if e.kind in (K.RONDA, K.DOBLE_RONDA):
-            name = seat_name(table, e.seat, lang)  # type: ignore[arg-type]
-            if e.kind == K.RONDA:
-                line = t("play.ronda", lang, name=name, points=e.points)
-            elif e.scores is not None and e.points == 0 and e.blocked is None and table.rules.doble_ronda == "chica":
-                line = t("play.doble_ronda_chica", lang, name=name)
-            else:
-                line = t("play.doble_ronda", lang, name=name, points=e.points)
-            if e.blocked:
-                line += " " + blocked_note(table, e.blocked, lang)
-            lines.append(line)
-        elif e.kind == K.RONDA_REVEALED:
-            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))  # type: ignore[arg-type]
-        elif e.kind == K.DEAL:
-            lines.append(t("play.deal", lang, deal=e.number))
-        i += 1
-    return lines
-
-
-# ---------------------------------------------------------------------- public table
-
-
-def team_field_name(table: Table, team: int, lang: str) -> str:
-    """``"Equipo A — Ana, Computadora 1"``."""
-    names = ", ".join(seat_name(table, s, lang) for s in table.team_seats(team))
-    return limits.clip(f"{team_name(team, lang)} — {names}", limits.FIELD_NAME)
-
-
-def table_payload(table: Table, lang: str) -> Payload:
-    """The public table message: table cards in play order, captured cards, scores (points, perros and
-    tantos, chicas), whose turn, hand and deal numbers, the last plays in words, and "My hand"."""
-    game = table.game
-    assert game is not None
-    embed = discord.Embed(title=t("table.title", lang, table=table.id, preset=table.preset), colour=COLOR)
-    lines = [t("table.progress", lang, chica=game.chica_number, hand=game.hand_number, deal=game.deal_number), ""]
-    on_table = cards_text(game.table) if game.table else t("table.empty", lang)
-    lines.append(f"**{t('table.on_table', lang)}:** {on_table}")
-    if game.to_play is not None:
-        lines.append(t("table.turn", lang, who=seat_mention(table, game.to_play, lang)))
-        lines.extend(_deadline_lines(table, lang))
-    else:
-        lines.append(t("table.over", lang))
-    for seat in table.messages.dm_closed:
-        if seat < len(table.seats) and table.seats[seat] is not None:
-            lines.append(t("table.dm_closed", lang, name=seat_name(table, seat, lang)))
-    lines.extend(_presence_lines(table, lang))
-    embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
-    for team in (0, 1):
-        points = game.scores[team]
-        perros, tantos = perros_tantos(points)
-        pile = game.piles[team]
-        captured = (t("table.captured", lang, count=len(pile), cards=cards_text(pile)) if pile
-                    else t("table.captured_none", lang))
-        value = t("table.score", lang, points=points, perros=perros, tantos=tantos, chicas=game.chicas[team])
-        embed.add_field(name=team_field_name(table, team, lang),
-                        value=limits.clip(f"{value}\n{captured}", limits.FIELD_VALUE), inline=False)
-    recent = play_lines(table, hand_events(game.events), lang)[-LAST_PLAYS:]
-    plays = "\n".join(f"• {line}" for line in recent) if recent else t("table.no_plays", lang)
-    while len(plays) > limits.FIELD_VALUE and recent:
-        recent = recent[1:]
-        plays = "\n".join(f"• {line}" for line in recent)
-    embed.add_field(name=t("table.last_plays", lang), value=plays or "—", inline=False)
-    embed.set_footer(text=t("table.footer", lang, preset=table.preset))
-    items: list[discord.ui.Item[Any]] = [HandButton(table.id, label=t("btn.my_hand", lang))]
-    if table.status == "finished":
-        items.append(RematchButton(table.id, label=t("btn.rematch", lang)))
-    return Payload(embed=embed, view=make_view(items))
-
-
-def stub_payload(table: Table, hand: int, lang: str, *, hand_over: bool = True) -> Payload:
-    """What an old table message becomes when the table is re-posted: no cards, no buttons."""
-    if hand_over:
-        return Payload(content=t("table.stub", lang, table=table.id, hand=hand))
-    return Payload(content=t("table.moved", lang, table=table.id))
-
-
-def closed_payload(table: Table, lang: str) -> Payload:
-    """The table message (or lobby, or a DM hand) of a table ended early, with its final state."""
-    lines = [t("table.ended", lang, table=table.id)]
-    game = table.game
-    if game is not None:
-        lines.append(t("table.final", lang, a=game.scores[0], b=game.scores[1], ca=game.chicas[0], cb=game.chicas[1]))
-    return Payload(content="\n".join(lines))
-
-
-# ---------------------------------------------------------------------- timers and presence (issue 6)
-
-
-def when_text(instant: float) -> str:
-    """A Discord relative timestamp (``<t:…:R>``: "in 30 seconds", shown in each reader's language)."""
-    return f"<t:{int(instant)}:R>"
 
 
 def _lobby_timer_lines(table: Table, lang: str) -> list[str]:
@@ -345,11 +231,80 @@ def _lobby_timer_lines(table: Table, lang: str) -> list[str]:
     return [t("lobby.timer", lang, seconds=table.timers.turn_timer, when=when_text(table.timers.lobby_deadline))]
 
 
-def _deadline_lines(table: Table, lang: str) -> list[str]:
+# ---------------------------------------------------------------------- the live public table
+
+
+def order_line(table: Table, lang: str) -> str:
+    """Seat and turn order, with the dealer and the mano: ``"Orden: ana (mano) → beto → … (reparte)"``."""
+    game = table.game
+    assert game is not None
+    names = []
+    for seat in range(table.players):
+        name = seat_name(table, seat, lang)
+        marks = []
+        if seat == game.mano:
+            marks.append(t("table.mark_mano", lang))
+        if seat == game.dealer:
+            marks.append(t("table.mark_dealer", lang))
+        names.append(" · ".join([name, *marks]))
+    return t("table.order", lang, seats=" → ".join(names))
+
+
+def side_line(table: Table, team: int, lang: str) -> str:
+    """One side's score: perros and tantos once, chicas, cards captured (a count), the 38 mark."""
+    game = table.game
+    assert game is not None
+    label = side_name(table, team, lang) if table.players == 2 else (
+        f"{t(f'team.{TEAMS[team]}', lang)} · {side_members(table, team, lang)}")
+    line = t("table.side", lang, dot="🟩" if team == 0 else "🟦", side=label, score=score_words(game.scores[team], lang),
+             chicas=game.chicas[team], cards=len(game.piles[team]))
+    if at_blocking_score(table, team):
+        line += " · " + t("table.at38", lang, score=table.rules.score38)
+    return line
+
+
+def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> Payload:
+    """The live public table message, about 10 lines at phone width: the table cards, whose turn (and the
+    deadline), the last play called out and the one before it, each side's score, notes (DMs closed,
+    away, unrated), and the seat order. With ``picture`` (PNG bytes) the embed shows it; "Mi mano" is the
+    only button while the mesa is in play."""
+    game = table.game
+    assert game is not None
+    title = t("table.title", lang, table=table.id, preset=table.preset, chica=game.chica_number,
+              hand=game.hand_number)
+    embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOR)
+    on_table = cards_text(game.table) if game.table else t("table.empty", lang)
+    lines = [f"**{t('table.on_table', lang)}:** {on_table}"]
+    recent = [r for r in records(hand_events(game.view(None).events)) if r.kind in ("play", "ronda", "doble_ronda")]
+    for record in recent[-LIVE_PLAYS:][::-1]:
+        lines.append(sentence(table, record, lang) if record is recent[-1] else f"-# {sentence(table, record, lang)}")
+    if not recent:
+        lines.append(t("table.no_plays", lang))
+    if game.to_play is not None:
+        turn = t("table.turn", lang, who=seat_mention(table, game.to_play, lang))
+        deadline = _deadline(table)
+        lines.append(f"{turn} · ⏳ {when_text(deadline)}" if deadline else turn)
+    lines.append(side_line(table, 0, lang))
+    lines.append(side_line(table, 1, lang))
+    for seat in table.messages.dm_closed:
+        if seat < len(table.seats) and table.seats[seat] is not None:
+            lines.append(t("table.dm_closed", lang, name=seat_name(table, seat, lang)))
+    lines.extend(_presence_lines(table, lang))
+    embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
+    embed.set_footer(text=limits.clip(order_line(table, lang), limits.FOOTER))
+    files: list[tuple[str, bytes]] = []
+    if picture is not None:
+        embed.set_image(url=f"attachment://{PICTURE_NAME}")
+        files.append((PICTURE_NAME, picture))
+    view = make_view([HandButton(table.id, label=t("btn.my_hand", lang))]) if table.status == PLAYING else None
+    return Payload(embed=embed, view=view, files=files)
+
+
+def _deadline(table: Table) -> float | None:
     tm = table.timers
     if table.status != PLAYING or tm.deadline is None or tm.nonce != table.nonce:
-        return []
-    return [t("table.deadline", lang, when=when_text(tm.deadline))]
+        return None
+    return tm.deadline
 
 
 def _presence_lines(table: Table, lang: str) -> list[str]:
@@ -360,80 +315,54 @@ def _presence_lines(table: Table, lang: str) -> list[str]:
     return lines
 
 
+def moved_payload(table: Table, lang: str) -> Payload:
+    """What an old table message becomes when the table is re-posted lower in the channel."""
+    return Payload(content=t("table.moved", lang, table=table.id))
+
+
+def closed_payload(table: Table, lang: str) -> Payload:
+    """The table message (or lobby, or a DM hand) of a table ended early, with its final state."""
+    lines = [t("table.ended", lang, table=table.id)]
+    game = table.game
+    if game is not None:
+        lines.append(t("table.final", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
+                       sa=score_words(game.scores[0], lang), sb=score_words(game.scores[1], lang),
+                       ca=game.chicas[0], cb=game.chicas[1]))
+    return Payload(content="\n".join(lines))
+
+
+def turn_ping_payload(table: Table, seat: int, lang: str) -> Payload:
+    """The short channel mention that alerts a person whose DMs are closed that it is their turn (it
+    pings: send it with user mentions allowed). Removed once they have played."""
+    person = table.seats[seat]
+    assert person is not None and person.user_id is not None
+    return Payload(content=t("table.turn_ping", lang, mention=f"<@{person.user_id}>", table=table.id))
+
+
 # ---------------------------------------------------------------------- hands
-
-
-def _team_of_seat(seat: int) -> str:
-    return TEAMS[seat % 2]
-
-
-def hand_payload(table: Table, seat: int, view: GameView, lang: str) -> Payload:
-    """A player's hand (DM or ephemeral): server, channel and table; whose turn; table cards; one
-    button per card, enabled only on the player's turn; and the trail control for cards that could
-    capture."""
-    meta = table.meta
-    header = t("dm.header", lang, table=table.id, guild=meta.get("guild_name") or "?",
-               channel=meta.get("channel_name") or "?")
-    lines = [f"**{header}**"]
-    if view.to_play is None:
-        lines.append(t("dm.over", lang))
-    elif view.my_turn:
-        lines.append(t("dm.your_turn", lang))
-    else:
-        lines.append(t("dm.wait", lang, name=seat_name(table, view.to_play, lang)))
-    if view.my_turn:
-        recent = play_lines(table, hand_events(view.events), lang)
-        if recent:
-            lines.append(t("dm.last", lang, line=recent[-1]))
-    lines.append(t("dm.table", lang, cards=cards_text(view.table) if view.table else t("table.empty", lang)))
-    lines.append(t("dm.hand", lang, cards=cards_text(view.hand)) if view.hand else t("dm.hand_empty", lang))
-    lines.append(t("dm.score", lang, a=view.scores[0], b=view.scores[1], team=team_name(view.team, lang)))
-    person = table.seats[seat] if 0 <= seat < len(table.seats) else None
-    away = person is not None and person.away and table.status == PLAYING
-    if away:
-        lines.append(t("dm.away", lang))
-    elif view.my_turn:
-        lines.extend(_deadline_lines(table, lang))
-    nonce = table.nonce
-    my_turn = view.my_turn and table.status == PLAYING
-    buttons = [
-        CardButton(table.id, nonce, card.code, label=str(card), disabled=not my_turn,
-                   style=discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary)
-        for card in view.hand
-    ]
-    rows: list[list[discord.ui.Item[Any]]] = [list(buttons)] if buttons else []
-    if my_turn:
-        trailable = []
-        for card in view.hand:
-            plays = [p for p in view.legal_plays if p.card is card]
-            if any(p.captures for p in plays) and any(not p.captures for p in plays):
-                trailable.append(card)
-        if trailable:
-            options = [discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=card), 100),
-                                            value=card.code) for card in trailable]
-            rows.append([TrailSelect(table.id, nonce, options=options,
-                                     placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])
-    if away:
-        rows.append([BackButton(table.id, label=t("btn.back", lang))])
-    return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=make_view(*rows) if rows else None)
 
 
 def describe_capture(play: Play, view: GameView, lang: str) -> str:
     """A capture in words: ``"7♦ → 3♣ + 4♥, luego J♠ Q♦ K♣ — limpia"`` (base, then the escalera;
     caída and limpia marked)."""
     card = play.card
-    base = [c for c in play.sorted_captures() if c.rank <= card.rank]
-    text = f"{card} → {capture_words(card, play.sorted_captures(), lang)}"
+    text = f"{card} → {capture_words(card, play.sorted_captures(), lang, plain_card)}"
     marks = []
-    prev = (view.seat - 1) % view.players
-    if (view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
-            and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum)):
+    if _is_caida(play, view):
         marks.append(t("opt.caida", lang))
     if len(play.captures) == len(view.table):
         marks.append(t("opt.limpia", lang))
     if marks:
         text += " — " + ", ".join(marks)
     return text
+
+
+def _is_caida(play: Play, view: GameView) -> bool:
+    card = play.card
+    base = [c for c in play.sorted_captures() if c.rank <= card.rank]
+    prev = (view.seat - 1) % view.players  # type: ignore[operator]
+    return bool(view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
+                and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum))
 
 
 PAGE_VALUE_PREFIX = "~"
@@ -452,10 +381,10 @@ def capture_pages(choice: Choice) -> list[tuple[int, int]]:
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
-def choice_payload(table: Table, choice: Choice, lang: str, page: int = 0) -> Payload:
-    """The second step of an ambiguous play: a select listing each capture in words (and the trail).
-    Past Discord's 25 options the captures are split into pages (`capture_pages`); ``page`` is the one
-    shown, with "previous" / "more…" options that show the others."""
+def capture_select(table: Table, choice: Choice, lang: str, page: int = 0) -> CaptureSelect:
+    """The capture menu of an ambiguous play: each capture in words (and the trail). Past Discord's 25
+    options the captures are split into pages (`capture_pages`); ``page`` is the one shown, with
+    "previous" / "more…" options that show the others."""
     pages = capture_pages(choice)
     page = max(0, min(page, len(pages) - 1))
     start, stop = pages[page]
@@ -474,79 +403,91 @@ def choice_payload(table: Table, choice: Choice, lang: str, page: int = 0) -> Pa
     if choice.can_trail:
         options.append(discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=choice.card), 100),
                                             value=TRAIL_VALUE))
-    select = CaptureSelect(table.id, table.nonce, choice.card.code, options=options,
-                           placeholder=limits.clip(t("dm.choose_placeholder", lang, card=choice.card), 150))
-    return Payload(content=t("dm.choose", lang, card=choice.card), view=make_view([select]))
+    return CaptureSelect(table.id, table.nonce, choice.card.code, options=options,
+                         placeholder=limits.clip(t("dm.choose_placeholder", lang, card=choice.card), 150))
 
 
-# ---------------------------------------------------------------------- end of hand, chica, mesa
+def choice_payload(table: Table, choice: Choice, lang: str, page: int = 0) -> Payload:
+    """A capture menu alone (a message of its own): kept for clients that answer a menu from an old
+    message; the hand itself shows the menu (`hand_payload` with ``choice``)."""
+    return Payload(content=t("dm.choose", lang, card=choice.card), view=make_view([capture_select(table, choice, lang,
+                                                                                                  page)]))
 
 
-def hand_summary_payload(table: Table, hand_events_: Sequence[Event], hand_number: int, lang: str) -> Payload:
-    """End of a hand: cards per team, cartón, dos por darlas, más cartas, falla, and the hand's
-    bonuses (caídas, limpias, rondas), then the score."""
-    embed = discord.Embed(title=t("sum.title", lang, hand=hand_number, table=table.id), colour=COLOR)
-    lines: list[str] = []
-    end = next((e for e in reversed(hand_events_) if e.kind == K.HAND_END), None)
-    if end is not None and end.counts is not None:
-        for team in (0, 1):
-            lines.append(t("sum.cards", lang, team=team_name(team, lang), count=end.counts[team]))
-    bonuses = [0, 0]
-    for e in hand_events_:
-        if e.kind in (K.CAIDA, K.LIMPIA, K.RONDA, K.DOBLE_RONDA) and e.team is not None:
-            bonuses[e.team] += e.points
-        elif e.kind == K.CARTON:
-            lines.append(t("sum.carton", lang, team=team_name(e.team or 0, lang), points=e.points, count=e.number)
-                         + _blocked_suffix(table, e, lang))
-        elif e.kind == K.DOS_POR_DARLAS:
-            lines.append(t("sum.dos_por_darlas", lang, team=team_name(e.team or 0, lang), points=e.points)
-                         + _blocked_suffix(table, e, lang))
-        elif e.kind == K.MAS_CARTAS:
-            lines.append(t("sum.mas_cartas", lang, team=team_name(e.team or 0, lang), points=e.points)
-                         + _blocked_suffix(table, e, lang))
-        elif e.kind == K.FALLA:
-            lines.append(t("sum.falla", lang, team=team_name(e.team or 0, lang), points=e.points)
-                         + _blocked_suffix(table, e, lang))
-        elif e.kind == K.LEFTOVERS:
-            if e.team is None:
-                lines.append(t("sum.leftovers", lang, count=len(e.cards)))
-            else:
-                lines.append(t("sum.leftovers_taken", lang, count=len(e.cards), team=team_name(e.team, lang)))
-        elif e.kind == K.RONDA_REVEALED:
-            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))  # type: ignore[arg-type]
-    for team in (0, 1):
-        if bonuses[team]:
-            lines.append(t("sum.bonuses", lang, team=team_name(team, lang), points=bonuses[team]))
-    scores = next((e.scores for e in reversed(hand_events_) if e.scores is not None), (0, 0))
-    lines.append("")
-    lines.append(t("sum.score", lang, a=scores[0], b=scores[1]))
-    embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
-    return Payload(embed=embed)
+def score_line(table: Table, view: GameView, lang: str) -> str:
+    """The score in a hand: ``"Marcador: tú 2 perros · beto 1 perro"`` (your side first)."""
+    mine = view.team if view.team is not None else 0
+    other = 1 - mine
+    if table.players == 2:
+        return t("dm.score_1v1", lang, a=score_words(view.scores[mine], lang), other=side_name(table, other, lang),
+                 b=score_words(view.scores[other], lang))
+    return t("dm.score_2v2", lang, a=score_words(view.scores[mine], lang), b=score_words(view.scores[other], lang),
+             team=TEAMS[mine])
 
 
-def chica_payload(table: Table, event: Event, lang: str) -> Payload:
-    """A chica won: the team, the score (the winner's first), why, and zapatero when it applies."""
-    team = event.team or 0
-    scores = event.scores or (0, 0)
-    lines = [t("chica.won", lang, team=team_name(team, lang), chica=event.number, a=scores[team], b=scores[1 - team]),
-             t(f"chica.reason.{event.reason or 'target'}", lang)]
-    if event.zapatero:
-        lines.append(t("chica.zapatero", lang, team=team_name(1 - team, lang)))
-    return Payload(content="\n".join(lines))
-
-
-def mesa_payload(table: Table, event: Event, lang: str) -> Payload:
-    """The mesa won (zapatería marked), the players, and the rematch button."""
-    team = event.team or 0
-    counts = event.counts or (0, 0)
-    key = "mesa.won_one" if counts[team] == 1 else "mesa.won"
-    lines = [t(key, lang, team=team_name(team, lang), a=counts[team], b=counts[1 - team])]
-    if event.zapatero:
-        lines.append(t("mesa.zapateria", lang))
-    players = ", ".join(f"{seat_name(table, s, lang)} ({_team_of_seat(s)})" for s in range(table.players))
-    lines.append(t("mesa.players", lang, players=players))
-    view = make_view([RematchButton(table.id, label=t("btn.rematch", lang))])
-    return Payload(content="\n".join(lines), view=view)
+def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: Choice | None = None,
+                 page: int = 0, final: str | None = None) -> Payload:
+    """A player's hand (DM or ephemeral): server, channel and table; whose turn (and the deadline); the
+    last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
+    emoji when available), enabled only on the player's turn; the trail control for cards that could
+    capture; with ``choice``, the capture menu of that card on the hand itself; a link to the table
+    message. ``final``: the mesa's result in words, when it is over (no buttons then)."""
+    meta = table.meta
+    header = t("dm.header", lang, table=table.id, guild=meta.get("guild_name") or "?",
+               channel=meta.get("channel_name") or "?")
+    lines = [f"**{header}**"]
+    person = table.seats[seat] if 0 <= seat < len(table.seats) else None
+    away = person is not None and person.away and table.status == PLAYING
+    my_turn = view.my_turn and table.status == PLAYING
+    if view.to_play is None or table.status != PLAYING:
+        lines.append(final or t("dm.over", lang))
+    elif my_turn:
+        deadline = _deadline(table)
+        lines.append(t("dm.your_turn", lang) + (f" ⏳ {when_text(deadline)}" if deadline and not away else ""))
+    else:
+        lines.append(t("dm.wait", lang, name=seat_name(table, view.to_play, lang)))
+    recent = [r for r in records(hand_events(view.events)) if r.kind == "play"]
+    if recent and table.status == PLAYING:
+        lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang)))
+    hand = by_rank(view.hand)
+    lines.append(t("dm.table", lang, cards=cards_text(view.table) if view.table else t("table.empty", lang)))
+    lines.append(t("dm.hand", lang, cards=cards_text(hand)) if hand else t("dm.hand_empty", lang))
+    lines.append(score_line(table, view, lang))
+    if away:
+        lines.append(t("dm.away", lang))
+    if choice is not None and my_turn:
+        lines.append(t("dm.choose", lang, card=card_text(choice.card)))
+    rows: list[list[discord.ui.Item[Any]]] = []
+    if table.status == PLAYING and hand:
+        nonce = table.nonce
+        rows.append([
+            CardButton(table.id, nonce, card.code, label=str(card), emoji=_button_emoji(card.code), disabled=not my_turn,
+                       style=(discord.ButtonStyle.success if choice is not None and card is choice.card
+                              else discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary))
+            for card in hand
+        ])
+        if my_turn:
+            trailable = []
+            for card in hand:
+                plays = [p for p in view.legal_plays if p.card is card]
+                if any(p.captures for p in plays) and any(not p.captures for p in plays):
+                    trailable.append(card)
+            if trailable:
+                options = [discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=card), 100),
+                                                value=card.code) for card in trailable]
+                rows.append([TrailSelect(table.id, nonce, options=options,
+                                         placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])
+            if choice is not None:
+                rows.append([capture_select(table, choice, lang, page)])
+    last: list[discord.ui.Item[Any]] = []
+    if away:
+        last.append(BackButton(table.id, label=t("btn.back", lang)))
+    link = table_link(table)
+    if link is not None:
+        last.append(discord.ui.Button(style=discord.ButtonStyle.link, url=link, label=t("btn.see_table", lang)))
+    if last:
+        rows.append(last)
+    return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=make_view(*rows) if rows else None)
 
 
 # ---------------------------------------------------------------------- rules
@@ -584,3 +525,11 @@ def rules_payload(preset: str, lang: str) -> Payload:
     body = [lines[0], ""] + [line for line in lines[2:] if line]
     embed = discord.Embed(title=t("rules.title", lang, preset=preset), description="\n".join(body), colour=COLOR)
     return Payload(embed=embed)
+
+
+__all__ = [
+    "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select", "choice_payload",
+    "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
+    "moved_payload", "order_line", "play_lines", "rules_payload", "seat_name", "side_line", "side_title",
+    "table_link", "table_payload", "turn_ping_payload", "when_text",
+]

@@ -41,7 +41,8 @@ async def make_bot(db_path: str):
 
     def factory(guild_id: int | None = None, **overrides) -> CuarentaBot:
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0)
-        options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, **overrides}
+        options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0,
+                   "write_budget": False, **overrides}
         bot = CuarentaBot(settings, **options)
         bots.append(bot)
         return bot
@@ -51,6 +52,19 @@ async def make_bot(db_path: str):
         if bot._store_open:
             bot._store_open = False
             await bot.store.close()
+
+
+@pytest.fixture(autouse=True)
+def text_card_labels():
+    """Every test starts and ends with text card labels: a bot that synced its card emojis sets them for
+    the process (`bot.ui.words.set_card_text`), and pure rendering tests must not depend on test order."""
+    from bot.ui import render, words
+
+    words.set_card_text(None)
+    render.set_card_emojis(None)
+    yield
+    words.set_card_text(None)
+    render.set_card_emojis(None)
 
 
 @pytest.fixture

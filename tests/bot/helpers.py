@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.engine import DECK, Card, Game, Play, Rules
 from bot.tables import FINISHED, Table, choose_play
+from bot.tables.choices import outcome
 
 
 def custom_ids(message: Any) -> list[str]:
@@ -21,6 +22,18 @@ def custom_ids(message: Any) -> list[str]:
             if cid:
                 out.append(cid)
     return out
+
+
+def select_values(message: Any, custom_id: str) -> list[str]:
+    """The option values of the select ``custom_id`` on a message."""
+    for row in message.components:
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for item in children:
+            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
+            if cid == custom_id:
+                options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
+                return [o["value"] if isinstance(o, dict) else o.value for o in options]
+    return []
 
 
 def hand_messages(member: Any) -> list[Any]:
@@ -69,10 +82,18 @@ async def play_through_ui(member: Any, table: Table, play: Play, *, via: Any = N
     if play.is_trail and captures:
         return await actor.select(message, [play.card.code], custom_id=f"c4:t:{tid}:{nonce}")
     result = await actor.click(message, custom_id=f"c4:p:{tid}:{nonce}:{play.card.code}")
-    if play.captures and len(captures) > 1:
-        assert result.response is not None and result.ephemeral, "a second step is shown"
+    if play.captures and table.nonce == nonce and table.game is not None and table.game.to_play is not None:
+        # the card had several distinct captures: the menu is now on the hand itself
+        cid = f"c4:c:{tid}:{nonce}:{play.card.code}"
+        assert cid in custom_ids(result.response or message), "the capture menu is on the hand"
         value = ".".join(c.code for c in play.sorted_captures())
-        result = await actor.select(result.response, [value], custom_id=f"c4:c:{tid}:{nonce}:{play.card.code}")
+        offered = select_values(result.response or message, cid)
+        if value not in offered:  # a suit-only twin of an offered capture: choose that one
+            view = table.game.view(table.game.to_play)
+            twin = next(p for p in captures if outcome(p, view) == outcome(play, view)
+                        and ".".join(c.code for c in p.sorted_captures()) in offered)
+            value = ".".join(c.code for c in twin.sorted_captures())
+        result = await actor.select(result.response or message, [value], custom_id=cid)
     return result
 
 
@@ -163,11 +184,20 @@ def public_text(message: Any) -> str:
 
 
 def assert_no_hidden_cards_in_public(world: Any, table: Table) -> None:
-    """No message a spectator (eva) can see in the channel names a card now in a hand or the stock."""
+    """No message a spectator (eva) can see in the channel names a card now in a hand or the stock, as a
+    text label (``7♦``) or as its card emoji (``<:c4_7D:…>``). Messages about hands already over (their
+    records, or a table message not yet replaced) are skipped: their cards were played in the open, and
+    a new deal holds the same cards again."""
+    import re
+
     hidden = hidden_cards(table)
     for message in world.channel.history(viewer=world.eva):
+        title = message.embeds[0].title or "" if message.embeds else ""
+        number = re.search(r"\b(?:[Mm]ano|[Hh]and) (\d+)", title)
+        if number and int(number[1]) < table.game.hand_number:
+            continue
         text = public_text(message)
-        shown = [str(c) for c in hidden if str(c) in text]
+        shown = [str(c) for c in hidden if str(c) in text or f"c4_{c.code}:" in text]
         assert not shown, f"public message {message.id} shows hidden cards {shown}"
 
 

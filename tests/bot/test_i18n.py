@@ -64,7 +64,7 @@ async def test_ephemeral_messages_and_dms_follow_the_users_locale(world, spanish
     spanish_users.add(world.beto.id)
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     joined = await world.beto.slash(world.channel, "cuarenta join")
-    assert joined.response.content == "Te sentaste en el equipo B de la Mesa #1."
+    assert joined.response.content == "Te sentaste en la Mesa #1. Tu mano llegará por mensaje directo."
     table = table_of(world, 1)
     beto_dm = [m.content for m in world.beto.user.dm_channel.history()]
     ana_dm = [m.content for m in world.ana.user.dm_channel.history()]
@@ -88,8 +88,8 @@ async def test_public_messages_are_spanish_by_default_and_a_guild_can_switch(wor
     await world.beto.slash(world.channel, "cuarenta join")
     table = table_of(world, 1)
     embed = public_message(world, table).embeds[0]
-    assert embed.title == "Table #1 · quito"
-    assert embed.fields[-1].name == "Last plays"
+    assert embed.title == "Table #1 · quito · chica 1 · hand 1"
+    assert "to play" in embed.description and embed.footer.text.startswith("Order: ")
 
 
 async def test_rules_explains_a_preset_in_the_users_language(world, spanish_users):

@@ -70,7 +70,7 @@ async def new_1v1(world, host, guest, rules="rapido", channel=None):
     await host.slash(channel, "cuarenta new", players=2, rules=rules)
     table = world.bot.tables.table_in_channel(channel.id)
     if guest is None:
-        await host.click(channel.last_message, custom_id=f"c4:l:{table.id}:c")
+        await host.select(channel.last_message, ["medio"], custom_id=f"c4:v:{table.id}")
     else:
         await guest.slash(channel, "cuarenta join")
     return table
@@ -389,7 +389,7 @@ async def test_settings_change_the_default_preset_language_and_rated_computer_ga
     await world.ana.slash(world.channel, "cuarenta new", players=2)  # no rules given
     table = world.bot.tables.table_in_channel(world.channel.id)
     assert table.preset == "rapido"
-    await world.ana.click(world.channel.last_message, custom_id=f"c4:l:{table.id}:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id=f"c4:v:{table.id}")
     await play_via_service(world, table.id)
     stats = await ratings(world).stats(gid, world.ana.id)
     assert stats.modes["1v1"].rated_chicas == stats.chicas > 0, "games with computers are rated when chosen"

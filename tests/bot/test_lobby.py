@@ -15,9 +15,26 @@ async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
     assert [f.name for f in embed.fields] == ["Equipo A", "Equipo B"]
     assert world.ana.mention in embed.fields[0].value
     labels = [b.label for b in lobby.components[0].children]
-    assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Añadir computadora", "Salir", "Empezar"]
+    assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Salir", "Empezar"], "no silent computer button"
     levels = [o.value for o in lobby.components[1].children[0].options]
-    assert levels == ["facil", "medio", "dificil"], "the host may pick the computer player's level"
+    assert levels == ["facil", "medio", "dificil"], "the one way to seat a computer asks for its level"
+
+
+async def test_a_computer_shows_its_level_in_the_lobby(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    lobby = world.channel.last_message
+    await world.ana.select(lobby, ["dificil"], custom_id="c4:v:1")
+    table = table_of(world, 1)
+    assert [s.ai for s in table.seats if s is not None and s.is_ai] == ["dificil"]
+    lobby = next(m for m in world.channel.history() if m.id == table.messages.lobby)
+    assert "Computadora 1 (difícil)" in lobby.embeds[0].fields[1].value
+
+
+async def test_a_one_v_one_lobby_names_seats_not_teams(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    lobby = world.channel.last_message
+    assert [f.name for f in lobby.embeds[0].fields] == ["Puesto 1", "Puesto 2"]
+    assert [b.label for b in lobby.components[0].children] == ["Sentarme", "Salir", "Empezar"]
 
 
 async def test_join_picks_the_emptier_team_and_updates_the_lobby(world):
@@ -91,7 +108,8 @@ async def test_only_the_host_starts_and_computers_fill_the_seats(world):
     table = table_of(world, 1)
     assert table.status == "playing"
     assert [s.is_ai for s in table.seats] == [False, False, True, True]
-    assert public_message(world, table).embeds[0].title == "Mesa #1 · quito"
+    assert [s.ai for s in table.seats if s.is_ai] == ["medio", "medio"], "start seats medio, never greedy"
+    assert public_message(world, table).embeds[0].title == "Mesa #1 · quito · chica 1 · mano 1"
 
 
 async def test_no_table_here(world):
@@ -99,17 +117,17 @@ async def test_no_table_here(world):
     assert result.ephemeral and "no open table in this channel" in result.response.content
 
 
-async def test_rematch_starts_a_new_mesa_with_the_same_seats(world):
+async def test_rematch_against_computers_deals_at_once_with_the_same_seats(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     from .helpers import play_to_end
 
-    await play_to_end(world, 1, {world.ana.id: world.ana})
-    announcement = next(m for m in world.channel.history() if "gana la mesa" in (m.content or ""))
-    refused = await world.caro.click(announcement, custom_id="c4:r:1")
+    table = await play_to_end(world, 1, {world.ana.id: world.ana})
+    final = next(m for m in world.channel.history() if m.id == table.messages.public)
+    refused = await world.caro.click(final, custom_id="c4:r:1")
     assert refused.response.content == "You are not playing at this table."
-    result = await world.ana.click(announcement, custom_id="c4:r:1")
-    assert "Table #2" in result.response.content
+    result = await world.ana.click(final, custom_id="c4:r:1")
+    assert "Table #2" in result.response.content, "computers accept: no one else to ask"
     table = table_of(world, 2)
     assert table.status == "playing"
     assert [s.user_id for s in table.seats] == [world.ana.id, None]

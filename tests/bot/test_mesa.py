@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.engine import Play
 from bot.tables import FINISHED
+from bot.ui.words import side_members
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
@@ -57,13 +58,14 @@ async def check_result(world, table) -> None:
     stored = await world.bot.store.mesa(table.id)
     assert stored["winner"] == replay.winner
     assert (stored["chicas_a"], stored["chicas_b"]) == tuple(replay.chicas)
-    winner = "Equipo A" if replay.winner == 0 else "Equipo B"
-    assert any(f"¡El {winner} gana la mesa" in (m.content or "") for m in world.channel.history())
+    winner = side_members(table, replay.winner, "es")
+    final = next(m for m in world.channel.history() if m.id == table.messages.public)
+    assert f"¡{winner} gana" in final.embeds[0].description, "the last hand's record names the mesa's winner"
 
 
 async def test_1v1_against_computer_quito_to_the_end(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
-    result = await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    result = await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     assert result.ephemeral
     assert table_of(world, 1).status == "playing", "a full table starts"
     used: dict[str, int] = {}
@@ -91,8 +93,8 @@ async def test_2v2_two_people_and_two_computers_cuenca_to_the_end(world):
     await world.ana.slash(world.channel, "cuarenta new", players=4, rules="cuenca")
     await world.beto.slash(world.channel, "cuarenta join", team="A")
     lobby = world.channel.last_message
-    await world.ana.click(lobby, custom_id="c4:l:1:c")
-    await world.ana.click(lobby, custom_id="c4:l:1:c")  # only the host adds computer players
+    await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
+    await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")  # only the host adds computer players
     table = table_of(world, 1)
     assert table.status == "playing"
     assert [s.is_ai for s in table.seats] == [False, True, False, True]
@@ -117,12 +119,12 @@ async def test_2v2_one_person_and_three_computers_quito_to_the_end(world):
     assert world.env.errors == []
 
 
-async def test_computer_moves_are_the_greedy_players_from_the_seed(world):
-    from bot.ai import GreedyPlayer, rng_for
+async def test_computer_moves_are_the_medio_players_from_the_seed(world):
+    from bot.ai import player_for, rng_for
     from bot.engine import Game, Play, Rules
 
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = await play_to_end(world, 1, {world.ana.id: world.ana})
     rows = await world.bot.store.plays(1)
     game = Game.new(Rules.preset("quito"), 2, table.seed)
@@ -131,7 +133,7 @@ async def test_computer_moves_are_the_greedy_players_from_the_seed(world):
         play = Play.parse(card, captures.split())
         if seat == 1:
             view = game.view(1)
-            assert GreedyPlayer().choose(view, rng_for(table.seed, view)) == play
+            assert player_for("medio").choose(view, rng_for(table.seed, view)) == play
             computer_moves += 1
         game.play(play, seat=seat)
     assert computer_moves > 20

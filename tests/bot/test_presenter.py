@@ -47,7 +47,7 @@ async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, mon
 
     monkeypatch.setattr(discord.PartialMessage, "edit", spy)
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     for _ in range(8):
         _, play = pick_play(table)
@@ -61,7 +61,8 @@ async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, mon
 
 
 async def test_a_burst_of_changes_makes_one_edit():
-    """Unit test of the coalescer: five changes while the edit waits for its slot give one edit."""
+    """Unit test of the coalescer: five changes while the edit waits for its slot give one edit, and it
+    shows the state at the time it is made."""
     edits: list[int] = []
     gate = asyncio.Event()
 
@@ -90,41 +91,43 @@ async def test_a_burst_of_changes_makes_one_edit():
     from bot.engine import Game, Rules
 
     table = Table(id=1, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status="playing",
-                  seats=[Seat(3, "ana"), Seat(None, ai="greedy", ai_number=1)],
+                  seats=[Seat(None, ai="medio", ai_number=2), Seat(None, ai="medio", ai_number=1)],
                   game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=99, public_hand=1))
-    notifier = DiscordNotifier(Client(), Service(), edit_interval=1.0, clock=lambda: 0.0, sleep=sleep)  # type: ignore[arg-type]
-    notifier._last_edit[1] = 0.0
+    notifier = DiscordNotifier(Client(), Service(), edit_interval=1.0, clock=lambda: 0.0, sleep=sleep,  # type: ignore[arg-type]
+                               pictures=False)
+    notifier._state(table).last_write = 0.0
+    notifier._state(table).hand = 1
     for _ in range(5):
-        notifier._schedule_public(table)
+        await notifier.game_changed(table, [])
     await asyncio.sleep(0)
+    assert edits == [], "the edit waits for its slot"
     gate.set()
-    await asyncio.gather(*[t for t in notifier._pending.values()], return_exceptions=True)
-    for _ in range(3):
-        await asyncio.sleep(0)
+    await notifier.settled()
     assert edits == [99]
 
 
-async def test_table_message_is_reposted_each_hand_and_the_old_one_loses_its_cards(world):
+async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the_next_is_posted(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     first = table.messages.public
     while table.game.hand_number == 1 and table.status == "playing":
         _, play = pick_play(table)
         await play_through_ui(world.ana, table, play)
+    await world.env.advance_time(3)
     assert table.messages.public != first
     old = next(m for m in world.channel.history() if m.id == first)
-    assert old.content == "Mesa #1: la mano 1 terminó. La mesa sigue más abajo."
-    assert not old.embeds and not old.components
+    assert old.embeds[0].title == "Mano 1 · Mesa #1"
+    text = old.embeds[0].description
+    assert "**Reparto 1:**" in text and "**Reparto 4:**" in text and "Marcador:" in text
+    assert not old.components and not old.attachments, "the record has no buttons and no picture"
     assert world.channel.history()[-1].id == table.messages.public, "the new table message is at the bottom"
-    summary = next(m for m in world.channel.history() if m.embeds and m.embeds[0].title == "Fin de la mano 1 · Mesa #1")
-    text = summary.embeds[0].description
-    assert "Equipo A:" in text and "cartas" in text and "Marcador:" in text
+    assert public_message(world, table).attachments, "the table message carries the picture"
 
 
 async def test_table_command_reposts_at_the_bottom(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     first = table.messages.public
     await world.beto.send(world.channel, "hola")
@@ -142,7 +145,8 @@ async def test_hand_command_shows_the_hand_ephemerally(world):
     table = table_of(world, 1)
     result = await world.ana.slash(world.channel, "cuarenta hand")
     assert result.ephemeral
-    assert "Your hand: " + " ".join(str(c) for c in table.game.hands[0]) in result.response.content
+    labels = [b.label for row in result.response.message.components for b in row.children if hasattr(b, "label")]
+    assert labels[:5] == [str(c) for c in sorted(table.game.hands[0], key=lambda c: (c.rank, c.suit))]
     nobody = await world.caro.slash(world.channel, "cuarenta hand")
     assert nobody.response.content == "You are not playing at this table."
 
@@ -156,9 +160,10 @@ async def test_dm_shows_server_channel_table_and_only_the_own_hand(world):
             dm = latest_hand(member)
             assert dm.content.startswith("**Table #1 · Quito Club · #cuarenta**")
             other = table.game.hands[1 - seat]
-            assert not [c for c in other if str(c) in dm.content], "another player's cards never reach a DM"
+            assert not [c for c in other if str(c) in dm.content or f"c4_{c.code}:" in dm.content], "another player's cards never reach a DM"
             labels = [b.label for row in dm.components for b in row.children if hasattr(b, "label")]
-            assert labels[: len(table.game.hands[seat])] == [str(c) for c in table.game.hands[seat]]
+            hand = sorted(table.game.hands[seat], key=lambda c: (c.rank, c.suit))
+            assert labels[: len(hand)] == [str(c) for c in hand], "the hand is sorted by rank"
         seat, play = pick_play(table)
         await play_through_ui(world.ana if seat == 0 else world.beto, table, play)
     mover = world.ana if table.game.to_play == 0 else world.beto

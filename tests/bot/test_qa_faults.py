@@ -8,7 +8,8 @@ import asyncio
 from bot.engine import Card, Event, Game, Play, Rules
 from bot.engine import EventKind as K
 from bot.tables import FINISHED, Choice, Seat, Table, TableError
-from bot.ui import render
+from bot.tables.choices import outcome
+from bot.ui import records, render
 
 from .helpers import double_click, play_to_end, table_of
 
@@ -22,8 +23,9 @@ def table_with(game: Game, preset: str) -> Table:
 
 
 def mesa_announcements(world):
-    return [m for m in world.channel.history() if "gana la mesa" in (m.content or "")
-            or "wins the mesa" in (m.content or "")]
+    """The records of mesas' last hands (they name the winner and carry «Revancha»)."""
+    return [m for m in world.channel.history() if m.embeds and ("gana la mesa" in (m.embeds[0].description or "")
+            or "wins the mesa" in (m.embeds[0].description or ""))]
 
 
 def many_captures_choice() -> tuple[Table, Choice]:
@@ -70,7 +72,7 @@ async def test_join_while_opening_another_table_seats_a_user_once(service):
 
 async def test_double_click_on_rematch_opens_one_table_and_names_it(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     await play_to_end(world, 1, {world.ana.id: world.ana})
     announcement = mesa_announcements(world)[-1]
     first, second = await double_click(world.env, world.ana, announcement, "c4:r:1")
@@ -126,8 +128,9 @@ def test_end_of_hand_summary_explains_a_blocked_carton_at_38():
     assert carton.blocked == "38" and carton.points == 0
     hand = [e for e in game.events if e.kind != K.HAND_START]
     end = next(i for i, e in enumerate(hand) if e.kind == K.HAND_END)
-    for lang, why in (("es", "no cuenta: 38 que no juega"), ("en", "does not count: 38 que no juega")):
-        payload = render.hand_summary_payload(table_with(game, "quito"), hand[: end + 1], 1, lang)
+    del hand, end
+    for lang, why in (("es", "no cuenta: 38 no juega"), ("en", "does not count: on 38, only a caída scores")):
+        payload = records.hand_record_payload(table_with(game, "quito"), 1, lang)
         line = next(x for x in payload.embed.description.splitlines() if "cartón" in x)
         assert why in line, line
 
@@ -140,7 +143,7 @@ def test_blocked_limpia_in_rapido_says_the_blocking_score_is_18():
     assert any(e.kind == K.LIMPIA and e.blocked == "38" for e in events)
     for lang in ("es", "en"):
         line = render.play_lines(table_with(game, "rapido"), events, lang)[0]
-        assert "18 que no juega" in line and "38 que no juega" not in line, line
+        assert "18" in line and "38" not in line, line
 
 
 def test_chica_announcement_gives_the_winners_score_first():
@@ -148,8 +151,8 @@ def test_chica_announcement_gives_the_winners_score_first():
     event = Event(K.CHICA_WON, team=1, reason="caida_en_ronda", scores=(6, 0), counts=(0, 2), number=2,
                   zapatero=True)
     game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5C", "7H"], to_play=0, dealer=1)
-    es = render.chica_payload(table_with(game, "cuenca"), event, "es").content.splitlines()[0]
-    en = render.chica_payload(table_with(game, "cuenca"), event, "en").content.splitlines()[0]
+    es = records.chica_lines(table_with(game, "cuenca"), event, "es")[0]
+    en = records.chica_lines(table_with(game, "cuenca"), event, "en")[0]
     assert "(0 a 6)" in es, es
     assert "(0 to 6)" in en, en
 
@@ -157,12 +160,12 @@ def test_chica_announcement_gives_the_winners_score_first():
 def test_mesa_won_with_one_chica_says_chica_in_the_singular():
     event = Event(K.MESA_WON, team=0, counts=(1, 0), zapatero=True)
     game = Game.from_position(Rules.preset("quito"), players=2, hands=["5C", "7H"], to_play=0, dealer=1)
-    es = render.mesa_payload(table_with(game, "quito"), event, "es").content
-    en = render.mesa_payload(table_with(game, "quito"), event, "en").content
+    es = "\n".join(records.mesa_lines(table_with(game, "quito"), event, "es"))
+    en = "\n".join(records.mesa_lines(table_with(game, "quito"), event, "en"))
     assert "1 chicas" not in es and "1 chica a 0" in es, es
     assert "1 chicas" not in en and "1 chica to 0" in en, en
     two = Event(K.MESA_WON, team=1, counts=(1, 2), zapatero=False)
-    assert "2 chicas a 1" in render.mesa_payload(table_with(game, "quito"), two, "es").content
+    assert "2 chicas a 1" in records.mesa_lines(table_with(game, "quito"), two, "es")[0]
 
 
 def test_rules_text_carton_matches_R28():
@@ -258,19 +261,19 @@ async def test_only_the_host_adds_computer_players(world):
     await world.ana.slash(world.channel, "cuarenta new", players=4)
     await world.beto.slash(world.channel, "cuarenta join")
     lobby = world.channel.last_message
-    refused = await world.beto.click(lobby, custom_id="c4:l:1:c")
+    refused = await world.beto.select(lobby, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     assert refused.ephemeral and refused.response.content == "Only the host can add computer players."
     assert not any(s is not None and s.is_ai for s in table.seats)
-    added = await world.ana.click(lobby, custom_id="c4:l:1:c")
+    added = await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
     assert added.ephemeral and "computer player" in added.response.content
     assert sum(1 for s in table.seats if s is not None and s.is_ai) == 1
     assert world.env.errors == []
 
 
-async def test_capture_menu_more_option_shows_the_next_page_and_a_capture_there_plays(world):
-    """Through Discord: the first page's "more…" option edits the menu to the second page, and a capture
-    listed only there is played."""
+async def test_capture_menu_on_the_hand_merges_suit_only_twins_and_a_choice_plays(world):
+    """Through Discord: ten small cards give the 7 of clubs 35 captures, but far fewer different
+    outcomes; the menu on the hand offers each outcome once, and a choice there is played."""
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")  # two people: nothing is played before the swap
     table = table_of(world, 1)
@@ -282,17 +285,16 @@ async def test_capture_menu_more_option_shows_the_next_page_and_a_capture_there_
     hand = await world.ana.slash(world.channel, "cuarenta hand")
     menu = await world.ana.click(hand.response, custom_id=f"c4:p:1:{nonce}:7C")
     cid = f"c4:c:1:{nonce}:7C"
-    first = [o["value"] for row in menu.response.components for item in row["components"]
-             for o in item.get("options", [])]
-    assert f"{render.PAGE_VALUE_PREFIX}1" in first and len(first) <= 25
-    turned = await world.ana.select(menu.response, [f"{render.PAGE_VALUE_PREFIX}1"], custom_id=cid)
-    assert table.nonce == nonce, "turning the page plays nothing"
-    second = [o["value"] for row in turned.response.components for item in row["components"]
-              for o in item.get("options", [])]
-    only_here = [v for v in second if v not in first and not v.startswith(render.PAGE_VALUE_PREFIX) and v != "-"]
-    assert only_here and f"{render.PAGE_VALUE_PREFIX}0" in second
-    await world.ana.select(turned.response, [only_here[0]], custom_id=cid)
+    assert menu.response.id == hand.response.id, "the menu is on the hand itself"
+    values = [o["value"] for row in menu.response.components for item in row["components"]
+              if item.get("custom_id") == cid for o in item.get("options", [])]
+    captures = [v for v in values if v != "-"]
+    view = table.game.view(0)
+    plays = [Play.parse(Card.parse("7C"), v.split(".")) for v in captures]
+    assert len({outcome(p, view) for p in plays}) == len(plays), "no two choices with the same outcome"
+    assert 1 < len(plays) < 35 and not any(v.startswith(render.PAGE_VALUE_PREFIX) for v in values)
+    await world.ana.select(menu.response, [captures[-1]], custom_id=cid)
     assert table.nonce == nonce + 1
     played = table.game.plays[-1]
-    assert ".".join(c.code for c in played.sorted_captures()) == only_here[0]
+    assert ".".join(c.code for c in played.sorted_captures()) == captures[-1]
     assert world.env.errors == []

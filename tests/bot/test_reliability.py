@@ -57,7 +57,7 @@ async def test_restart_mid_hand_resumes_and_old_dm_buttons_still_work(world, mak
 async def test_restart_with_computer_to_play_resumes_the_computer(world, make_bot):
     await world.env.restart_bot(make_bot(ai_delay=3600))  # this bot's computer thinks for an hour
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     if table.game.to_play == 0:  # ana leads: one play, and it is the computer's turn
         seat, play = pick_play(table)
@@ -106,7 +106,7 @@ async def test_closed_dms_are_told_ephemerally_and_my_hand_plays(world):
 
 async def test_double_click_plays_once(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     _, play = pick_play(table)
     card = next(c for c in table.game.hands[0] if len([p for p in table.game.plays_for(c) if p.captures]) <= 1)
@@ -121,13 +121,13 @@ async def test_double_click_plays_once(world):
     refused = [r for r in (first, second) if r.ephemeral]
     assert len(refused) == 1, "the second click is refused"
     assert refused[0].response.content in ("That hand is from an earlier turn. Use your latest hand (the \"My hand\" button).",
-                                           "It is not your turn: it is Computer 1's.")
+                                           "It is not your turn: it is Computer 1 (medium)'s.")
     assert len(await world.bot.store.plays(1)) == plays_before + 2
 
 
 async def test_stale_hand_is_refused_and_changes_nothing(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     old = await world.ana.click(public_message(world, table), custom_id="c4:h:1")
     old_nonce = table.nonce
@@ -166,7 +166,7 @@ async def test_wrong_player_click_is_refused(world):
     assert table.game.to_dict() == state
     theirs = latest_hand(mover)
     assert all(getattr(b, "disabled", True) for row in theirs.components for b in row.children
-               if getattr(b, "custom_id", "").startswith("c4:p:")), "off turn, card buttons are disabled"
+               if (getattr(b, "custom_id", None) or "").startswith("c4:p:")), "off turn, card buttons are disabled"
 
 
 async def test_non_player_on_my_hand_is_told_ephemerally(world):
@@ -182,7 +182,7 @@ async def test_player_on_my_hand_sees_only_their_hand(world):
     result = await world.beto.click(public_message(world, table), custom_id="c4:h:1")
     assert result.ephemeral
     for card in table.game.hands[1]:
-        assert str(card) in result.response.content
+        assert f"c4:p:1:{table.nonce}:{card.code}" in custom_ids(result.response)
     for card in table.game.hands[0]:
         assert f"c4:p:1:{table.nonce}:{card.code}" not in custom_ids(result.response)
 
@@ -277,8 +277,8 @@ async def test_old_lobby_buttons_work_after_a_restart(world, make_bot):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     lobby = world.channel.last_message
     await world.env.restart_bot(make_bot())
-    result = await world.beto.click(lobby, custom_id="c4:l:1:b")
-    assert result.ephemeral and "team B" in result.response.content
+    result = await world.beto.click(lobby, custom_id="c4:l:1:a")
+    assert result.ephemeral and "You sat down at Table #1" in result.response.content
     assert table_of(world, 1).status == "playing"
 
 
@@ -297,7 +297,7 @@ async def test_dms_closed_after_joining_never_stall_the_deal(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     dm = world.ana.user.dm_channel
     world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=None)
-    await world.ana.click(world.channel.last_message, custom_id="c4:l:1:c")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     assert table.status == "playing" and 0 in table.messages.dm_closed
     assert "ana tiene los mensajes directos cerrados" in public_message(world, table).embeds[0].description

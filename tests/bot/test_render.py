@@ -6,7 +6,7 @@ import discord
 import pytest
 
 from bot.engine import Game, Play
-from bot.ui import limits, render
+from bot.ui import limits, render, words
 
 
 def test_a_capture_in_words_names_base_escalera_and_limpia():
@@ -26,9 +26,12 @@ def test_a_caida_is_marked():
 
 
 def test_points_as_perros_and_tantos():
-    assert render.perros_tantos(26) == (2, 3)
-    assert render.perros_tantos(8) == (0, 4)
-    assert render.perros_tantos(40) == (4, 0)
+    assert words.perros_tantos(26) == (2, 3)
+    assert words.perros_tantos(8) == (0, 4)
+    assert words.perros_tantos(40) == (4, 0)
+    assert words.score_words(26, "es") == "2 perros y 3 tantos"
+    assert words.score_words(12, "es") == "1 perro y 1 tanto"
+    assert words.score_words(0, "en") == "nothing"
 
 
 def test_limits_are_checked():

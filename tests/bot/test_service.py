@@ -160,3 +160,35 @@ async def test_a_failed_write_after_leaving_mid_game_changes_nothing(service, mo
     with pytest.raises(OSError):
         await service.leave_game(table.id, user_id=20)
     assert snapshot(table) == before
+
+
+def test_suit_only_twins_are_one_capture_choice_resolved_to_the_card_played_earlier():
+    """Part 1 §2: two 5s on the table, neither just trailed: taking either gives the same; one choice,
+    the 5 played earlier. With the other 5 just trailed by the previous player, they differ (caída)."""
+    from bot.engine import Card, Game, Rules
+    from bot.tables.choices import distinct_captures
+
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["5D 2C", "AS KH"], table="5C 3H 5H",
+                              to_play=0, dealer=1)
+    view = game.view(0)
+    plays = [p for p in game.plays_for(Card.parse("5D")) if p.captures]
+    assert len(plays) == 2
+    merged = distinct_captures(plays, view)
+    assert [[c.code for c in p.captures] for p in merged] == [["5C"]]
+
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["5D 2C", "AS"], table="5C 3H 5H",
+                              last_trail="5H", trailed_by=1, to_play=0, dealer=0)  # seat 1 led and trailed
+    plays = [p for p in game.plays_for(Card.parse("5D")) if p.captures]
+    assert len(distinct_captures(plays, game.view(0))) == 2, "a caída and a plain match are different"
+
+
+async def test_a_card_whose_captures_differ_only_by_suit_is_played_at_once(service):
+    from bot.engine import Game, Rules
+
+    table = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2)
+    await service.join(table.id, user_id=20, name="beto", locale="es")
+    table.game = Game.from_position(Rules.preset("quito"), players=2, hands=["5D 2C", "AS KH"],
+                                    table="5C 3H 5H", to_play=0, dealer=1)
+    result = await service.play(table.id, user_id=10, nonce=table.nonce, card="5D")
+    assert isinstance(result, Played), "no menu for a choice that changes nothing"
+    assert [c.code for c in result.play.captures] == ["5C"]

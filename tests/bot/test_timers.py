@@ -178,7 +178,7 @@ async def test_host_kicks_a_player_and_manage_server_can_too(world):
     ended = await world.bot.tables.end(1, user_id=table.host_id)
     assert ended.status == "closed"
     await world.env.settle()
-    assert "Resultado final" in public_message(world, table).content, "the final state, for everyone"
+    assert "Resultado:" in public_message(world, table).content, "the final state, for everyone"
 
 
 async def test_a_member_who_leaves_the_server_is_replaced(world, make_bot):

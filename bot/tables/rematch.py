@@ -1,0 +1,189 @@
+"""Rematch with consent: «Revancha» starts a ready check, and a new mesa is dealt only when every person
+of the finished table has accepted within `READY_TIMEOUT` seconds (computer players accept). A decline
+or the timeout cancels it.
+
+Mixed into `TableService` (which provides ``tables``, ``clock``, ``scheduler``, ``notifier``, ``fetch``,
+``_seating``, ``_rematch_seated``, ``table_in_channel``, ``link`` and ``_spawn``). Ready checks live in
+memory: after a restart an open check is gone, and its buttons answer that it expired (press «Revancha»
+again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from .errors import ChannelBusyError, NotPlayingError, SeatError, TableError, WrongStateError
+from .model import FINISHED, Table
+
+log = logging.getLogger(__name__)
+
+READY_TIMEOUT = 60.0
+"""Seconds every person has to accept a rematch."""
+
+OPEN, ACCEPTED, DECLINED, EXPIRED, FAILED = "open", "accepted", "declined", "expired", "failed"
+
+
+@dataclass
+class ReadyCheck:
+    """A rematch ready check of a finished table.
+
+    Attributes:
+        table_id: the finished table. asked_by: the user who pressed «Revancha».
+        deadline: when it expires (service clock, UTC seconds).
+        waiting: user ids who have not answered yet; accepted: those who accepted (the asker included).
+        status: ``open``, ``accepted`` (the new mesa was dealt: ``new_table``), ``declined`` (by
+            ``declined_by``), ``expired``, or ``failed`` (the new table could not open: ``error``).
+    """
+
+    table_id: int
+    asked_by: int
+    deadline: float
+    waiting: list[int] = field(default_factory=list)
+    accepted: list[int] = field(default_factory=list)
+    status: str = OPEN
+    declined_by: int | None = None
+    new_table: int | None = None
+    error: TableError | None = None
+    message_id: int | None = None
+    """The presenter's message for this check (it posts it, then edits it)."""
+
+
+class RematchMixin:
+    """Ready checks for rematches (see the module docstring)."""
+
+    def _init_rematch(self) -> None:
+        """Set up the ready checks (called by the service's constructor)."""
+        self._checks: dict[int, ReadyCheck] = {}
+        self._rematch_guard = asyncio.Lock()
+        """One ready-check change at a time (a double click opens one check)."""
+
+    def ready_check(self, table_id: int) -> ReadyCheck | None:
+        """The ready check of a finished table, open or just ended, or None."""
+        return self._checks.get(table_id)
+
+    async def ask_rematch(self, table_id: int, *, user_id: int) -> ReadyCheck:
+        """A player of a finished table asks for a rematch: a ready check opens (or the open one is
+        returned, counting the click as an acceptance). With no other person at the table the new mesa is
+        dealt at once.
+
+        Raises:
+            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
+            ChannelBusyError (another table is open in the channel), SeatError (a player of the mesa
+            sits at another table now).
+        """
+        async with self._rematch_guard:
+            return await self._ask_rematch(table_id, user_id)
+
+    async def _ask_rematch(self, table_id: int, user_id: int) -> ReadyCheck:
+        """`ask_rematch` under the rematch lock (a double click opens one check)."""
+        old = await self.fetch(table_id)  # type: ignore[attr-defined]
+        if old.status != FINISHED:
+            raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
+        if old.seat_of(user_id) is None:
+            raise NotPlayingError()
+        checks = self._checks
+        current = checks.get(table_id)
+        if current is not None and current.status == OPEN:
+            return await self._vote(old, current, user_id, True)
+        if current is not None and current.status == ACCEPTED and current.new_table is not None:
+            new = self.tables.get(current.new_table)  # type: ignore[attr-defined]
+            if new is not None and new.is_open and new.seat_of(user_id) is not None:
+                return current  # a second click on «Revancha»: the same rematch
+        busy = self.table_in_channel(old.channel_id)  # type: ignore[attr-defined]
+        if busy is not None:
+            if busy.meta.get("rematch_of") == old.id:
+                raise TableError("err.rematch_done", table=busy.id, link=self.link(busy))  # type: ignore[attr-defined]
+            raise ChannelBusyError(table=busy.id, link=self.link(busy))  # type: ignore[attr-defined]
+        people = [s.user_id for _, s in old.humans() if s.user_id is not None]
+        for _, seat in old.humans():
+            other = self.table_of_user(seat.user_id)  # type: ignore[attr-defined, arg-type]
+            if other is not None:
+                raise SeatError("err.player_seated_elsewhere", name=seat.name, table=other.id,
+                                channel=other.channel_id)
+        check = ReadyCheck(table_id, user_id, self.clock.now() + READY_TIMEOUT,  # type: ignore[attr-defined]
+                           waiting=[u for u in people if u != user_id], accepted=[user_id])
+        checks[table_id] = check
+        log.info("table %d: rematch ready check opened", table_id)
+        if not check.waiting:
+            await self._deal_rematch(old, check)
+        else:
+            self.scheduler.arm((table_id, "rematch"), check.deadline,  # type: ignore[attr-defined]
+                               lambda: self._expire_rematch(table_id))
+        self._tell_rematch(old, check)
+        return check
+
+    async def vote_rematch(self, table_id: int, *, user_id: int, accept: bool) -> ReadyCheck:
+        """A person answers the ready check. The last acceptance deals the new mesa; a decline ends it.
+
+        Raises:
+            WrongStateError ``err.rematch_closed``: no open check (it ended, expired or the bot restarted).
+            NotPlayingError: the user did not play the finished mesa.
+        """
+        async with self._rematch_guard:
+            check = self._checks.get(table_id)
+            old = await self.fetch(table_id)  # type: ignore[attr-defined]
+            if old.seat_of(user_id) is None:
+                raise NotPlayingError()
+            if check is None or check.status != OPEN:
+                raise WrongStateError("err.rematch_closed")
+            return await self._vote(old, check, user_id, accept)
+
+    async def _vote(self, old: Table, check: ReadyCheck, user_id: int, accept: bool) -> ReadyCheck:
+        """Record one answer of an open check (under the rematch lock)."""
+        table_id = old.id
+        if not accept:
+            check.status, check.declined_by = DECLINED, user_id
+            self.scheduler.cancel((table_id, "rematch"))  # type: ignore[attr-defined]
+            log.info("table %d: rematch declined", table_id)
+        elif user_id in check.waiting:
+            check.waiting.remove(user_id)
+            check.accepted.append(user_id)
+            if not check.waiting:
+                self.scheduler.cancel((table_id, "rematch"))  # type: ignore[attr-defined]
+                await self._deal_rematch(old, check)
+        self._tell_rematch(old, check)
+        return check
+
+    async def _deal_rematch(self, old: Table, check: ReadyCheck) -> None:
+        """Everyone accepted: open the new table and deal (its lobby and table messages follow)."""
+        try:
+            async with self._seating:  # type: ignore[attr-defined]
+                table = await self._rematch_seated(old, check.asked_by)  # type: ignore[attr-defined]
+        except TableError as error:
+            check.status, check.error = FAILED, error
+            log.info("table %d: rematch could not open (%s)", old.id, error.key)
+            return
+        check.status, check.new_table = ACCEPTED, table.id
+
+    async def _expire_rematch(self, table_id: int) -> None:
+        check = self._checks.get(table_id)
+        if check is None or check.status != OPEN:
+            return
+        check.status = EXPIRED
+        log.info("table %d: rematch ready check expired", table_id)
+        try:
+            old = await self.fetch(table_id)  # type: ignore[attr-defined]
+        except TableError:
+            return
+        self._tell_rematch(old, check)
+
+    def _tell_rematch(self, table: Table, check: ReadyCheck) -> None:
+        """Tell the presenter (optional method ``rematch_changed``), in order with the table's other
+        notifications."""
+        tell = getattr(self.notifier, "rematch_changed", None)  # type: ignore[attr-defined]
+        if tell is None:
+            return
+
+        async def run() -> None:
+            async with table.notify_lock:
+                try:
+                    await tell(table, check)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("table %d: rematch message failed", table.id)
+
+        self._spawn(run())  # type: ignore[attr-defined]
+

@@ -1,0 +1,313 @@
+"""The players' hands by DM, within Discord's write budget, with a real notification when a turn comes.
+
+- Each person has one DM hand message per table, edited as the game moves (coalesced: at most one edit
+  per ``edit_interval`` per DM, every write through the `WriteBudget`, rendered when its slot comes so it
+  always shows the latest state).
+- **Turn alert.** Edits do not notify. When a person's turn comes and they have not acted at the table
+  within `ACTIVE_WINDOW` seconds, the hand is sent as a *new* DM message (a notification) and the
+  previous one is deleted: one alert per turn at most, none while they are plainly playing.
+- A person's own click is answered through the interaction (no channel write); the cog calls `shown` so
+  the same state is not written again.
+- A DM that fails with 403/50007 marks the seat; the public message then tells them to use "My hand", and
+  the channel alert (`bot.ui.notifier`) mentions them instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.tables import PLAYING, Table, TableService
+
+from . import records, render
+from .budget import WriteBudget
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+ACTIVE_WINDOW = 8.0
+"""Seconds after a person's last action during which their turn brings no alert (quick play)."""
+MESSAGE_MAX_AGE = 50 * 60.0
+"""A DM hand older than this is sent anew rather than edited (Discord refuses edits of old messages)."""
+
+
+async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
+    """The DM channel with a user, opened if needed.
+
+    Like ``User.create_dm`` but sends the recipient id as a string: Discord's API schema types every
+    snowflake as a string, and discord.py would send an integer.
+    """
+    user = client.get_user(user_id)
+    if user is not None and user.dm_channel is not None:
+        return user.dm_channel
+    state = client._connection  # noqa: SLF001 - discord.py's own way to cache a DM channel
+    data = await client.http.start_private_message(str(user_id))  # type: ignore[arg-type]
+    return state.add_dm_channel(data)
+
+
+class HandPresenter:
+    """Delivers every person's hand by DM (one background pump per seat).
+
+    Args:
+        client: the bot. service: the table service (clock, languages, message ids).
+        budget: the shared per-channel `WriteBudget`.
+        edit_interval: seconds between two writes to one DM hand.
+        clock, sleep: monotonic seconds and how to wait (default `time.monotonic` and `asyncio.sleep`).
+    """
+
+    def __init__(self, client: discord.Client, service: TableService, budget: WriteBudget, *,
+                 edit_interval: float = 1.0, clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
+        self.client = client
+        self.service = service
+        self.budget = budget
+        self.edit_interval = edit_interval
+        self._clock = clock
+        self._sleep = sleep or asyncio.sleep
+        self._keys: dict[tuple[int, int], tuple[Any, ...]] = {}
+        self._alerted: dict[tuple[int, int], int] = {}
+        self._last_write: dict[tuple[int, int], float] = {}
+        self._posted: dict[tuple[int, int], float] = {}
+        self._dirty: set[tuple[int, int]] = set()
+        self._pumps: dict[tuple[int, int], asyncio.Task[Any]] = {}
+
+    def _now(self) -> float:
+        return self._clock() if self._clock else time.monotonic()
+
+    # ------------------------------------------------------------------ state
+
+    @staticmethod
+    def state_key(table: Table, seat: int) -> tuple[Any, ...]:
+        """What a seat's hand message shows; equal keys need no new write."""
+        game = table.game
+        assert game is not None
+        person = table.seats[seat]
+        deadline = table.timers.deadline if table.timers.nonce == table.nonce else None
+        return (table.status, table.nonce, game.to_play, bool(person and person.away), deadline,
+                table.messages.public, len(table.seats))
+
+    def shown(self, table: Table, seat: int) -> None:
+        """The cog answered a click on this seat's DM hand with the current hand: nothing to write now."""
+        if table.game is not None:
+            self._keys[(table.id, seat)] = self.state_key(table, seat)
+            self._last_write[(table.id, seat)] = self._now()
+            if table.game.to_play == seat:
+                self._alerted[(table.id, seat)] = table.nonce
+
+    def forget_shown(self, table: Table, seat: int) -> None:
+        """The interaction answer failed: write the hand again."""
+        self._keys.pop((table.id, seat), None)
+        self.refresh(table)
+
+    def refresh(self, table: Table) -> None:
+        """Bring every person's DM hand up to date, in the background."""
+        if table.game is None:
+            return
+        for seat, _ in table.humans():
+            if table.dm_closed(seat):
+                continue
+            key = (table.id, seat)
+            self._dirty.add(key)
+            task = self._pumps.get(key)
+            if task is None or task.done():
+                self._pumps[key] = asyncio.ensure_future(self._pump(table, seat))
+
+    async def settled(self) -> None:
+        """Wait until every pending hand write is done (tests and shutdown)."""
+        while True:
+            tasks = [t for t in self._pumps.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Cancel pending hand writes (the next start refreshes every hand)."""
+        tasks = list(self._pumps.values())
+        self._pumps.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ the pump
+
+    async def _pump(self, table: Table, seat: int) -> None:
+        key = (table.id, seat)
+        try:
+            while key in self._dirty:
+                self._dirty.discard(key)
+                await self._deliver(table, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %d: DM hand of seat %d failed", table.id, seat)
+
+    def _needs_alert(self, table: Table, seat: int) -> bool:
+        game = table.game
+        person = table.seats[seat]
+        if game is None or person is None or person.away or table.status != PLAYING or game.to_play != seat:
+            return False
+        if self._alerted.get((table.id, seat)) == table.nonce:
+            return False
+        now = self.service.clock.now()
+        posted = self._posted.get((table.id, seat))
+        if posted is not None and now - posted < ACTIVE_WINDOW:
+            return False  # a new hand message just notified them
+        seen = table.seen.get(seat)
+        return seen is None or now - seen >= ACTIVE_WINDOW
+
+    async def _deliver(self, table: Table, seat: int) -> None:
+        key = (table.id, seat)
+        person = table.seats[seat]
+        if table.game is None or person is None or person.is_ai or person.user_id is None or table.dm_closed(seat):
+            return
+        if self._keys.get(key) == self.state_key(table, seat):
+            return
+        record = table.messages.dms.get(str(seat))
+        alert = self._needs_alert(table, seat)
+        too_old = record is not None and self.service.clock.now() - float(record.get("at", 0) or 0) > MESSAGE_MAX_AGE
+        if record is None or alert or too_old:
+            await self._post(table, seat, person.user_id, record)
+            return
+        wait = self._last_write.get(key, float("-inf")) + self.edit_interval - self._now()
+        if wait > 0:
+            await self._sleep(wait)
+            if self._keys.get(key) == self.state_key(table, seat):
+                return
+            if self._needs_alert(table, seat):
+                await self._post(table, seat, person.user_id, record)
+                return
+        await self.budget.acquire(int(record["channel"]))
+        payload = self._payload(table, seat)
+        channel = self.client.get_partial_messageable(int(record["channel"]), type=discord.ChannelType.private)
+        state = self.state_key(table, seat)
+        try:
+            await channel.get_partial_message(int(record["message"])).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("table %d: DM hand edit for seat %d failed (%s %s); sending it anew", table.id, seat,
+                     exc.status, exc.code)
+            await self._post(table, seat, person.user_id, None)
+            return
+        self._keys[key] = state
+        self._last_write[key] = self._now()
+
+    def _payload(self, table: Table, seat: int) -> render.Payload:
+        person = table.seats[seat]
+        lang = person.locale if person is not None else "es"
+        game = table.game
+        assert game is not None
+        final = records.mesa_result(table, lang) if table.status != PLAYING else None
+        return render.hand_payload(table, seat, game.view(seat), lang, final=final)
+
+    async def _post(self, table: Table, seat: int, user_id: int, old: dict[str, Any] | None) -> None:
+        """Send the hand as a new DM message (a notification), then delete the previous one."""
+        key = (table.id, seat)
+        try:
+            dm = await open_dm(self.client, user_id)
+            await self.budget.acquire(dm.id)
+            state = self.state_key(table, seat)
+            game = table.game
+            message = await dm.send(**self._payload(table, seat).send_kwargs())
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                log.info("table %d: DMs closed for seat %d", table.id, seat)
+                await self.mark_dm_closed(table, seat)
+            else:
+                log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
+            return
+        except discord.HTTPException as exc:
+            log.warning("table %d: DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
+            return
+        self._keys[key] = state
+        self._last_write[key] = self._now()
+        self._posted[key] = self.service.clock.now()
+        if game is not None and game.to_play == seat:
+            self._alerted[key] = table.nonce
+        table.messages.dms[str(seat)] = {"channel": dm.id, "message": message.id, "hand": table.game.hand_number
+                                         if table.game else 0, "at": self.service.clock.now()}
+        await self.service.save_messages(table)
+        if old is not None and int(old.get("message", 0)) != message.id:
+            await self._delete(int(old["channel"]), int(old["message"]))
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        await self.budget.acquire(channel_id)
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("old DM hand %d not deleted (%s %s)", message_id, exc.status, exc.code)
+
+    # ------------------------------------------------------------------ other DM writes
+
+    async def send_line(self, user_id: int, text: str) -> bool:
+        """A one-line DM (reminders), within the budget. Returns False when it failed."""
+        try:
+            dm = await open_dm(self.client, user_id)
+            await self.budget.acquire(dm.id)
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+            return True
+        except discord.HTTPException as exc:
+            log.info("DM line failed (%s %s)", exc.status, exc.code)
+            return False
+
+    async def mark_dm_closed(self, table: Table, seat: int) -> None:
+        """Record that a seat's DMs are closed (persisted); the public message tells them to use "My
+        hand"."""
+        if seat not in table.messages.dm_closed:
+            table.messages.dm_closed.append(seat)
+            await self.service.save_messages(table)
+
+    async def welcome(self, table: Table, user: discord.abc.User, lang: str) -> bool:
+        """DM a player who just sat down. Returns False only when their DMs are closed (403, 50007)."""
+        seat = table.seat_of(user.id)
+        text = t("dm.welcome", lang, table=table.id, guild=table.meta.get("guild_name") or "?",
+                 channel=table.meta.get("channel_name") or "?")
+        try:
+            dm = await open_dm(self.client, user.id)
+            await self.budget.acquire(dm.id)
+            await dm.send(text)
+            if seat is not None and seat in table.messages.dm_closed:
+                table.messages.dm_closed.remove(seat)
+                await self.service.save_messages(table)
+            return True
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                return True
+            if seat is not None:
+                await self.mark_dm_closed(table, seat)
+            return False
+        except discord.HTTPException:
+            return True  # a transient failure says nothing about the user's DMs
+
+    async def retire(self, table: Table, seat: int | None, locale: str) -> None:
+        """The person of ``seat`` left: their DM hand loses its buttons."""
+        record = table.messages.dms.pop(str(seat), None) if seat is not None else None
+        if seat is not None:
+            self._keys.pop((table.id, seat), None)
+            self._dirty.discard((table.id, seat))
+        if record is None:
+            return
+        await self.service.save_messages(table)
+        await self._edit_quietly(int(record["channel"]), int(record["message"]),
+                                 render.Payload(content=t("dm.left", locale, table=table.id)))
+
+    async def close_table(self, table: Table) -> None:
+        """A table ended early: every DM hand shows the closing note, without buttons."""
+        for seat, record in table.messages.dms.items():
+            self._dirty.discard((table.id, int(seat)))
+            person = table.seats[int(seat)] if int(seat) < len(table.seats) else None
+            await self._edit_quietly(int(record["channel"]), int(record["message"]),
+                                     render.closed_payload(table, person.locale if person else "es"))
+
+    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> None:
+        await self.budget.acquire(channel_id)
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("edit of DM %d skipped (%s %s)", message_id, exc.status, exc.code)

@@ -1,0 +1,243 @@
+"""The public record of a finished hand: every play of the hand (the last ones included), the drama
+called out, the points broken down by kind and by player, the chica and the mesa when the hand ended
+them. When a hand ends, the live table message becomes this record and the next hand's table is posted
+below it, so the channel reads as one message per hand.
+
+Hidden information: a hand's record is built from the spectator's event log, after the hand ended; the
+rondas it names were revealed by then (R12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.engine import Event, EventKind
+from bot.i18n import t
+from bot.tables import Table
+from bot.tables.rematch import ReadyCheck
+
+from . import limits
+from .items import RematchButton, RematchVoteButton
+from .render import COLOR, Payload, make_view
+from .words import (
+    PlayRecord,
+    blocked_note,
+    count_word,
+    log_token,
+    records,
+    score_words,
+    seat_name,
+    side_members,
+    side_name,
+)
+
+K = EventKind
+
+
+def hand_slice(events: Sequence[Event], number: int) -> list[Event]:
+    """The events of hand ``number``: from its HAND_START up to (not including) the next CHICA_START or
+    HAND_START, so the HAND_END, a CHICA_WON and a MESA_WON that closed it are included. Events before the
+    log's first HAND_START (a game set up mid-hand) belong to the hand before it. Empty when the log has
+    no such hand."""
+    starts = [e.number for e in events if e.kind == K.HAND_START and e.number is not None]
+    current: int | None = starts[0] - 1 if starts else number
+    out: list[Event] = []
+    for e in events:
+        if e.kind == K.HAND_START:
+            current = e.number
+        elif e.kind == K.CHICA_START:
+            current = None
+        elif current == number:
+            out.append(e)
+    return out
+
+
+def play_log(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
+    """Every play of a hand, one line per deal: ``"**Reparto 1:** ana 5♣ · beto 5♦→5♣ **¡Caída!** · …"``
+    (rondas sung at a deal are in its line)."""
+    lines: list[str] = []
+    current: list[str] = []
+    label = ""
+    for record in records(hand):
+        if record.kind == "deal":
+            if current:
+                lines.append(f"{label} {' · '.join(current)}".strip())
+            label, current = f"**{log_token(table, record, lang)}**", []
+        elif record.kind in ("play", "ronda", "doble_ronda"):
+            current.append(log_token(table, record, lang))
+    if current:
+        lines.append(f"{label} {' · '.join(current)}".strip())
+    return lines
+
+
+def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[str]:
+    """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2"``."""
+    per_seat: dict[int, dict[str, list[int]]] = {}
+    for r in recs:
+        if r.seat is None:
+            continue
+        for kind, points in r.bonus.items():
+            got = per_seat.setdefault(r.seat, {}).setdefault(kind, [0, 0])
+            got[0] += 1
+            got[1] += points
+    lines = []
+    for seat in sorted(per_seat):
+        parts = []
+        for kind in ("caida", "limpia", "ronda"):
+            if kind in per_seat[seat]:
+                n, points = per_seat[seat][kind]
+                parts.append(count_word(n, f"sum.{kind}_one", f"sum.{kind}_many", lang, points=points))
+        if parts:
+            lines.append(t("sum.by_player", lang, name=seat_name(table, seat, lang), parts=" · ".join(parts)))
+    return lines
+
+
+def _side_label(table: Table, team: int, lang: str) -> str:
+    return side_name(table, team, lang)
+
+
+def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
+    """The count at the end of the hand: cards per side, cartón (or dos por darlas, more cards), falla,
+    leftovers, revealed rondas."""
+    lines: list[str] = []
+    for e in hand:
+        side = _side_label(table, e.team or 0, lang)
+        suffix = " " + blocked_note(table, e.blocked, lang) if e.blocked else ""
+        if e.kind == K.CARTON:
+            lines.append(t("sum.carton", lang, team=side, points=e.points, count=e.number) + suffix)
+        elif e.kind == K.DOS_POR_DARLAS:
+            lines.append(t("sum.dos_por_darlas", lang, team=side, points=e.points) + suffix)
+        elif e.kind == K.MAS_CARTAS:
+            lines.append(t("sum.mas_cartas", lang, team=side, points=e.points) + suffix)
+        elif e.kind == K.FALLA:
+            lines.append(t("sum.falla", lang, team=side, points=e.points) + suffix)
+        elif e.kind == K.LEFTOVERS and e.cards:
+            if e.team is None:
+                lines.append(t("sum.leftovers", lang, count=len(e.cards)))
+            else:
+                lines.append(t("sum.leftovers_taken", lang, count=len(e.cards), team=side))
+        elif e.kind == K.RONDA_REVEALED:
+            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=_rank(e)))
+        elif e.kind == K.HAND_END and e.counts is not None:
+            lines.append(t("sum.cards", lang, a=_side_label(table, 0, lang), b=_side_label(table, 1, lang),
+                           ca=e.counts[0], cb=e.counts[1]))
+    return lines
+
+
+def _rank(e: Event) -> str:
+    from .words import rank_word
+
+    return rank_word(e.rank)
+
+
+def _hand_points(hand: Sequence[Event]) -> tuple[int, int]:
+    """Points each side added during the hand."""
+    got = [0, 0]
+    for e in hand:
+        if e.team is not None and e.kind in (K.CAIDA, K.LIMPIA, K.RONDA, K.DOBLE_RONDA, K.CARTON, K.DOS_POR_DARLAS,
+                                             K.MAS_CARTAS, K.FALLA):
+            got[e.team] += e.points
+    return got[0], got[1]
+
+
+def chica_lines(table: Table, event: Event, lang: str) -> list[str]:
+    """A chica won, called out: who made the 40 (or why it was won at once), the score with the
+    winner's first, and the zapatero (R33, R35)."""
+    team = event.team or 0
+    scores = event.scores or (0, 0)
+    winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
+    loser = side_name(table, 1 - team, lang) if table.players == 2 else side_members(table, 1 - team, lang)
+    reason = event.reason or "target"
+    key = f"chica.won.{table.players}" if reason == "target" else f"chica.won_by.{table.players}"
+    lines = [t(key, lang, winner=winner, chica=event.number, a=scores[team], b=scores[1 - team],
+               reason=t(f"chica.reason.{reason}", lang), target=table.rules.target)]
+    if event.zapatero:
+        lines.append(t(f"chica.zapatero.{table.players}", lang, loser=loser))
+    return lines
+
+
+def mesa_lines(table: Table, event: Event, lang: str) -> list[str]:
+    """The mesa won: by chicas, or by zapatería (R35, R36)."""
+    team = event.team or 0
+    counts = event.counts or (0, 0)
+    winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
+    key = "mesa.won_one" if counts[team] == 1 else "mesa.won"
+    lines = [t(f"{key}.{table.players}", lang, winner=winner, a=counts[team], b=counts[1 - team])]
+    if event.zapatero:
+        lines.append(t("mesa.zapateria", lang))
+    return lines
+
+
+def mesa_result(table: Table, lang: str) -> str | None:
+    """The mesa's result in one line (for the DM hands when it is over), or None while it goes on."""
+    game = table.game
+    if game is None:
+        return None
+    won = next((e for e in reversed(game.events) if e.kind == K.MESA_WON), None)
+    return mesa_lines(table, won, lang)[0] if won is not None else None
+
+
+def hand_record_payload(table: Table, number: int, lang: str) -> Payload:
+    """Hand ``number`` on the record: its full play log by deal, the points by player and kind, the
+    count, the hand's total per side, the chica (and zapatero) and the mesa when they ended here, and the
+    score as perros and tantos. A mesa's last hand also carries the «Revancha» button (no "my hand")."""
+    game = table.game
+    assert game is not None
+    hand = hand_slice(game.view(None).events, number)
+    embed = discord.Embed(title=t("sum.title", lang, hand=number, table=table.id), colour=COLOR)
+    lines = play_log(table, hand, lang)
+    recs = records(hand)
+    bonus = _bonus_lines(table, recs, lang)
+    end = _end_lines(table, hand, lang)
+    if bonus or end:
+        lines += ["", f"**{t('sum.points_title', lang)}**", *bonus, *end]
+    got = _hand_points(hand)
+    lines.append(t("sum.total", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang), pa=got[0], pb=got[1]))
+    scores = next((e.scores for e in reversed(hand) if e.scores is not None), None)
+    chica = next((e for e in hand if e.kind == K.CHICA_WON), None)
+    mesa = next((e for e in hand if e.kind == K.MESA_WON), None)
+    if chica is not None:
+        lines += ["", *chica_lines(table, chica, lang)]
+    elif scores is not None:
+        lines.append(t("sum.score", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
+                       sa=score_words(scores[0], lang), sb=score_words(scores[1], lang)))
+    if mesa is not None:
+        lines += ["", *mesa_lines(table, mesa, lang)]
+        players = ", ".join(seat_name(table, s, lang) for s in range(table.players))
+        lines.append(t("mesa.players", lang, players=players))
+    embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
+    view = make_view([RematchButton(table.id, label=t("btn.rematch", lang))]) if mesa is not None else None
+    return Payload(embed=embed, view=view)
+
+
+def rematch_payload(table: Table, check: ReadyCheck, lang: str) -> Payload:
+    """The rematch ready check in the channel: who asked, who accepted, who is still to answer and until
+    when, with «Acepto» / «No»; once it ended, what happened (dealt, declined by whom, timed out,
+    or why the new table could not open), without buttons."""
+    from .render import error_text, when_text
+
+    def name(user_id: int) -> str:
+        seat = table.seat_of(user_id)
+        return seat_name(table, seat, lang) if seat is not None else f"<@{user_id}>"
+
+    asker = name(check.asked_by)
+    view = None
+    if check.status == "open":
+        lines = [t("rematch.asked", lang, name=asker, table=table.id),
+                 t("rematch.waiting", lang, names=", ".join(name(u) for u in check.waiting),
+                   when=when_text(check.deadline))]
+        if len(check.accepted) > 1:
+            lines.append(t("rematch.accepted_by", lang, names=", ".join(name(u) for u in check.accepted)))
+        view = make_view([RematchVoteButton(table.id, True, label=t("btn.rematch_yes", lang)),
+                          RematchVoteButton(table.id, False, label=t("btn.rematch_no", lang))])
+    elif check.status == "accepted":
+        lines = [t("rematch.dealt", lang, table=check.new_table)]
+    elif check.status == "declined":
+        lines = [t("rematch.declined", lang, name=name(check.declined_by or 0))]
+    elif check.status == "expired":
+        lines = [t("rematch.expired", lang, names=", ".join(name(u) for u in check.waiting))]
+    else:
+        lines = [t("rematch.failed", lang, reason=error_text(check.error, lang) if check.error else "?")]
+    return Payload(content="\n".join(lines), view=view)

@@ -1,0 +1,375 @@
+"""The game in words: names, sides, scores as perros and tantos, and every play as a record with its
+drama called out (caída, limpia, ronda, the 38, chica, zapatero). Every text comes from `bot.i18n`.
+
+Hidden information: these functions read only public events (the log as a spectator sees it: ronda
+ranks stay hidden until RONDA_REVEALED) and never a hand.
+
+Cards are written with `CardText`: the application's card emojis when they are available, else text
+labels (``7♦``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.engine import RANKS, Card, Event, EventKind
+from bot.i18n import t
+from bot.tables import TEAMS, Table
+
+K = EventKind
+
+CardText = Callable[[Card], str]
+"""How a card is written in a line: ``str`` (``"7♦"``) or an emoji mention (`bot.ui.emojis.CardEmojis`)."""
+
+
+def plain_card(card: Card) -> str:
+    """The text label of a card: ``"7♦"``."""
+    return str(card)
+
+
+_card_text: CardText = plain_card
+
+
+def set_card_text(writer: CardText | None) -> None:
+    """Choose how cards are written in public and private lines (the bot sets its emojis at start;
+    None goes back to text labels)."""
+    global _card_text
+    _card_text = writer or plain_card
+
+
+def card_text(card: Card) -> str:
+    """One card as lines write it (emoji or ``"7♦"``)."""
+    return _card_text(card)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """``"3♣ 4♥ J♠"`` (or their emojis)."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def by_rank(cards: Iterable[Card]) -> list[Card]:
+    """Cards sorted as a player holds them: by rank A 2 3 4 5 6 7 J Q K, then suit."""
+    return sorted(cards, key=lambda c: (c.rank, c.suit))
+
+
+def clean(name: str) -> str:
+    """A user-given name made safe for a message: no markdown, no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def rank_word(rank: int | None) -> str:
+    """A rank index as printed (``"7"``, ``"J"``); ``"?"`` when hidden."""
+    return RANKS[rank] if rank is not None else "?"
+
+
+def level_word(level: str | None, lang: str) -> str:
+    """A computer level in words (``"media"``); ``greedy`` (the internal baseline) reads as ``medio``."""
+    return t(f"level.short.{level if level in ('facil', 'medio', 'dificil') else 'medio'}", lang)
+
+
+def seat_name(table: Table, seat: int | None, lang: str) -> str:
+    """A seat's display name: the person's name, or ``"Computadora 1 (media)"`` for a computer player
+    (``"Computadora 3 (media, por ana)"`` when it replaced a person)."""
+    s = table.seats[seat] if seat is not None and 0 <= seat < len(table.seats) else None
+    if s is None:
+        return "?"
+    if s.is_ai:
+        level = level_word(s.ai, lang)
+        if s.stands_for:
+            return t("ai.name_level_for", lang, n=s.ai_number, level=level, name=clean(s.stands_for))
+        return t("ai.name_level", lang, n=s.ai_number, level=level)
+    return clean(s.name) if s.name else f"<@{s.user_id}>"
+
+
+def short_name(table: Table, seat: int | None, lang: str) -> str:
+    """A seat's name in few characters (the hand log): the person's name, or ``"Compu 1"``."""
+    s = table.seats[seat] if seat is not None and 0 <= seat < len(table.seats) else None
+    if s is not None and s.is_ai:
+        return t("ai.short", lang, n=s.ai_number)
+    return seat_name(table, seat, lang)
+
+
+def seat_mention(table: Table, seat: int, lang: str) -> str:
+    """A mention for a person (it does not ping inside an embed), the name for a computer player."""
+    s = table.seats[seat]
+    if s is not None and not s.is_ai:
+        return f"<@{s.user_id}>"
+    return seat_name(table, seat, lang)
+
+
+def team_name(team: int, lang: str) -> str:
+    """``"Equipo A"`` / ``"Team B"``."""
+    return t(f"team.{TEAMS[team]}", lang)
+
+
+def side_name(table: Table, team: int, lang: str) -> str:
+    """How a side is named: in 1 v 1 the player (never "Equipo A"), in 2 v 2 ``"Equipo A"``."""
+    if table.players == 2:
+        return seat_name(table, team, lang)
+    return team_name(team, lang)
+
+
+def side_members(table: Table, team: int, lang: str) -> str:
+    """The players of a side: ``"ana y caro"`` (one name in 1 v 1)."""
+    names = [seat_name(table, s, lang) for s in table.team_seats(team)]
+    return t("words.and", lang, a=names[0], b=names[1]) if len(names) == 2 else names[0]
+
+
+def side_title(table: Table, team: int, lang: str) -> str:
+    """A side with its players: ``"Equipo A (ana y caro)"`` in 2 v 2, the player's name in 1 v 1."""
+    if table.players == 2:
+        return seat_name(table, team, lang)
+    return t("words.side_with", lang, side=team_name(team, lang), members=side_members(table, team, lang))
+
+
+def perros_tantos(points: int) -> tuple[int, int]:
+    """Points as perros (10) and tantos (2): 26 → (2, 3) (R32's traditional display)."""
+    return points // 10, (points % 10) // 2
+
+
+def score_words(points: int, lang: str) -> str:
+    """Points as players say them: ``"2 perros y 3 tantos"``, ``"1 perro"``, ``"nada"``."""
+    perros, tantos = perros_tantos(points)
+    parts = []
+    if perros:
+        parts.append(t("score.perro" if perros == 1 else "score.perros", lang, n=perros))
+    if tantos:
+        parts.append(t("score.tanto" if tantos == 1 else "score.tantos", lang, n=tantos))
+    if not parts:
+        return t("score.nothing", lang)
+    return parts[0] if len(parts) == 1 else t("words.and", lang, a=parts[0], b=parts[1])
+
+
+def count_word(n: int, one: str, many: str, lang: str, **params: object) -> str:
+    """``one`` or ``many`` (catalog keys) for ``n``, formatted with ``n`` and ``params``."""
+    return t(one if n == 1 else many, lang, n=n, **params)
+
+
+def at_blocking_score(table: Table, team: int) -> bool:
+    """True when the side is at the score where only a caída counts (38; 18 in ``rapido``; R30)."""
+    game = table.game
+    score = table.rules.score38
+    return bool(game is not None and table.rules.rule38 and score is not None and game.scores[team] == score)
+
+
+def blocked_note(table: Table, blocked: str, lang: str) -> str:
+    """Why points did not count: ``"(no cuenta: 38 no juega)"`` at the table's blocking score (18 in
+    ``rapido``), or the cut-off."""
+    if blocked == "38":
+        return t("play.blocked_score", lang, score=table.rules.score38 or 38)
+    return t("play.blocked_cutoff", lang)
+
+
+# ---------------------------------------------------------------------- plays as records
+
+
+@dataclass(frozen=True)
+class PlayRecord:
+    """One public happening of a hand, built from the event log (`records`).
+
+    Attributes:
+        kind: ``"play"``, ``"ronda"``, ``"doble_ronda"``, ``"revealed"`` or ``"deal"``.
+        seat: who played / sang; victim: whose trailed card a caída fell on (R22).
+        card: the card played; fallen: the card fallen on (caída); captured: cards taken, as captured.
+        caida, limpia, en_ronda, four_caidas: what the play was (R22–R26).
+        points: points the play (or ronda) added to the side; blocked: ``"38"``/``"cutoff"`` when they
+            did not count (R30, R15).
+        wins_chica: the play or the doble ronda won the chica at once (R13, R25, R26).
+        rank: a revealed ronda's rank (``revealed``); number: the deal number (``deal``).
+    """
+
+    kind: str
+    seat: int | None = None
+    victim: int | None = None
+    card: Card | None = None
+    fallen: Card | None = None
+    captured: tuple[Card, ...] = ()
+    caida: bool = False
+    limpia: bool = False
+    en_ronda: bool = False
+    four_caidas: bool = False
+    points: int = 0
+    blocked: str | None = None
+    wins_chica: bool = False
+    rank: int | None = None
+    number: int | None = None
+    bonus: dict[str, int] = field(default_factory=dict)
+    """Points by kind for the summary: ``{"caida": 2}``, ``{"limpia": 2}``, ``{"ronda": 2}`` …"""
+
+    @property
+    def dramatic(self) -> bool:
+        """A caída, limpia, ronda or an instant chica: something to call out."""
+        return self.caida or self.limpia or self.four_caidas or self.wins_chica or self.kind in ("ronda",
+                                                                                                "doble_ronda")
+
+
+def records(events: Sequence[Event]) -> list[PlayRecord]:
+    """The public records of a run of events (a hand's, usually), in order. A caída's victim is the seat
+    of the play just before it (R22: the immediately preceding player's trail)."""
+    out: list[PlayRecord] = []
+    last_seat: int | None = None
+    i, n = 0, len(events)
+    while i < n:
+        e = events[i]
+        if e.kind == K.PLAYED:
+            j = i + 1
+            captured: tuple[Card, ...] = ()
+            caida = limpia = en_ronda = four = wins = False
+            points = 0
+            blocked = None
+            fallen = None
+            bonus: dict[str, int] = {}
+            if j < n and events[j].kind == K.CAPTURED:
+                captured = events[j].cards
+                j += 1
+                while j < n and events[j].kind in (K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS):
+                    x = events[j]
+                    if x.kind == K.CAIDA:
+                        caida, limpia, en_ronda, fallen = True, x.limpia, x.en_ronda, x.card
+                        points += x.points
+                        bonus["caida"] = bonus.get("caida", 0) + x.points
+                        wins = wins or (x.reason == "chica" and x.blocked is None)
+                    elif x.kind == K.LIMPIA:
+                        limpia = True
+                        points += x.points
+                        bonus["limpia"] = bonus.get("limpia", 0) + x.points
+                    else:
+                        four = True
+                        wins = wins or (x.reason == "chica" and x.blocked is None)
+                    blocked = blocked or x.blocked
+                    j += 1
+            out.append(PlayRecord("play", seat=e.seat, victim=last_seat if caida else None, card=e.card,
+                                  fallen=fallen, captured=captured, caida=caida, limpia=limpia, en_ronda=en_ronda,
+                                  four_caidas=four, points=points, blocked=blocked, wins_chica=wins, bonus=bonus))
+            last_seat = e.seat
+            i = j
+            continue
+        if e.kind in (K.RONDA, K.DOBLE_RONDA):
+            kind = "ronda" if e.kind == K.RONDA else "doble_ronda"
+            wins = e.kind == K.DOBLE_RONDA and e.reason == "chica" and e.blocked is None
+            out.append(PlayRecord(kind, seat=e.seat, points=e.points, blocked=e.blocked, wins_chica=wins,
+                                  bonus={"ronda": e.points}))
+        elif e.kind == K.RONDA_REVEALED:
+            out.append(PlayRecord("revealed", seat=e.seat, rank=e.rank))
+        elif e.kind == K.DEAL:
+            out.append(PlayRecord("deal", number=e.number))
+            last_seat = None
+        i += 1
+    return out
+
+
+def callout(record: PlayRecord, lang: str) -> str:
+    """The drama of a record in a word or two, for the picture and the lines: ``"¡Caída!"``,
+    ``"¡Caída y limpia!"``, ``"¡Limpia!"``, ``"¡Ronda!"`` …; ``""`` for a plain play."""
+    if record.kind in ("ronda", "doble_ronda"):
+        return t(f"call.{record.kind}", lang)
+    if record.kind != "play":
+        return ""
+    if record.four_caidas:
+        return t("call.four_caidas", lang)
+    if record.caida and record.en_ronda:
+        return t("call.caida_en_ronda", lang)
+    if record.caida and record.limpia:
+        return t("call.caida_limpia", lang)
+    if record.caida:
+        return t("call.caida", lang)
+    if record.limpia:
+        return t("call.limpia", lang)
+    return ""
+
+
+def capture_words(card: Card, cards: Iterable[Card], lang: str, writer: CardText | None = None) -> str:
+    """The cards a play took, as the capture menu writes them: the base capture (one matched card, or the
+    summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``.
+    ``writer``: how each card is written (default `card_text`; menus pass `plain_card`, since select
+    labels cannot show custom emojis)."""
+    write = writer or card_text
+    taken = list(cards)
+    base = [c for c in taken if c.rank <= card.rank]
+    stair = sorted((c for c in taken if c.rank > card.rank), key=lambda c: c.rank)
+    text = " + ".join(write(c) for c in base)
+    if stair:
+        rest = " ".join(write(c) for c in stair)
+        text = f"{text}, {t('opt.then', lang)} {rest}" if base else rest
+    return text
+
+
+def _points_suffix(table: Table, record: PlayRecord, lang: str) -> str:
+    if record.blocked:
+        return " " + blocked_note(table, record.blocked, lang)
+    if record.points:
+        return " " + t("play.points", lang, points=record.points)
+    return ""
+
+
+def sentence(table: Table, record: PlayRecord, lang: str) -> str:
+    """A record as a sentence, its drama called out in bold first:
+    ``"**¡Caída!** ana le cayó a beto con 6♦ (+2)"``, ``"beto botó 5♣"``. Never a hidden ronda rank."""
+    name = seat_name(table, record.seat, lang)
+    if record.kind == "deal":
+        return t("play.deal", lang, deal=record.number)
+    if record.kind == "revealed":
+        return t("play.ronda_revealed", lang, name=name, rank=rank_word(record.rank))
+    if record.kind in ("ronda", "doble_ronda"):
+        if record.wins_chica:
+            body = t("play.doble_ronda_chica", lang, name=name)
+        else:
+            body = t(f"play.{record.kind}", lang, name=name) + _points_suffix(table, record, lang)
+        return f"**{callout(record, lang)}** {body}"
+    card = card_text(record.card) if record.card else "?"
+    if not record.captured:
+        return t("play.trail", lang, name=name, card=card)
+    if record.caida:
+        victim = seat_name(table, record.victim, lang)
+        key = "play.caida_en_ronda" if record.en_ronda else "play.caida"
+        body = t(key, lang, name=name, victim=victim, card=card,
+                 fallen=card_text(record.fallen) if record.fallen else "?")
+        taken_more = len(record.captured) > 1
+        if taken_more:
+            body += " " + t("play.and_took", lang, cards=cards_text(c for c in record.captured if c != record.fallen))
+        if record.limpia:
+            body += " " + t("play.and_limpia", lang)
+    else:
+        body = t("play.capture", lang, name=name, cards=capture_words(record.card, record.captured, lang), card=card)  # type: ignore[arg-type]
+        if record.limpia:
+            body += " " + t("play.and_limpia", lang)
+    body += _points_suffix(table, record, lang)
+    if record.wins_chica:
+        body += " " + t("play.wins_chica", lang)
+    word = callout(record, lang)
+    return f"**{word}** {body}" if word else body
+
+
+def log_token(table: Table, record: PlayRecord, lang: str) -> str:
+    """A record in a few characters for the hand's full log: ``"ana 5♣"``, ``"beto 5♦→5♣ ¡Caída!"`` (text
+    labels, not emojis: a 4-player hand's 40 plays must fit one embed)."""
+    if record.kind == "deal":
+        return t("log.deal", lang, deal=record.number)
+    name = short_name(table, record.seat, lang)
+    if record.kind in ("ronda", "doble_ronda"):
+        return f"{name} **{callout(record, lang)}**"
+    if record.kind == "revealed":
+        return t("play.ronda_revealed", lang, name=name, rank=rank_word(record.rank))
+    text = f"{name} {record.card}" if record.card else name
+    if record.captured:
+        text += "→" + " ".join(str(c) for c in by_rank(record.captured))
+    word = callout(record, lang)
+    if word:
+        text += f" **{word}**"
+    return text
+
+
+def hand_events(events: Sequence[Event]) -> list[Event]:
+    """The events of the current hand: those after the last HAND_START."""
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].kind == K.HAND_START:
+            return list(events[i + 1:])
+    return list(events)
+
+
+def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
+    """Public sentences for a run of events (`sentence` of each record)."""
+    return [sentence(table, r, lang) for r in records(events)]

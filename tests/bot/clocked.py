@@ -1,0 +1,127 @@
+"""Play through SimCord as people do, in virtual time: wait for the hand to show the turn, think, click.
+The bot runs as in production (edits coalesced once a second, Discord's write budget on), and every REST
+write is logged with the virtual instant it was made, to check the budget per channel."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.tables import FINISHED
+
+from .helpers import custom_ids, hand_messages, pick_play, play_through_ui, table_of
+
+MESSAGE_WRITE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+
+
+@dataclass
+class Write:
+    """One bot-token message write: when (virtual seconds), what, in which channel."""
+
+    at: float
+    method: str
+    channel: int
+    message: int | None
+    body: Any
+
+
+@dataclass
+class WriteLog:
+    """Every message write the bot made (sends, edits, deletes; not interaction answers)."""
+
+    env: Any
+    writes: list[Write] = field(default_factory=list)
+
+    def install(self, monkeypatch: Any = None) -> Any:
+        """Record through SimCord's router (every REST call of the bot passes there). With pytest's
+        ``monkeypatch`` the patch is undone at teardown; without, call the returned function to undo it."""
+        from simcord.http import router
+
+        original = router.dispatch
+        log = self
+
+        def dispatch(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+            match = MESSAGE_WRITE.match(path.split("?", 1)[0].removeprefix("/api/v10"))
+            if match and method in ("POST", "PATCH", "DELETE"):
+                log.writes.append(Write(log.env.now().timestamp(), method, int(match[1]),
+                                        int(match[2]) if match[2] else None, kwargs.get("json")))
+            return original(backend, method, path, *args, **kwargs)
+
+        if monkeypatch is not None:
+            monkeypatch.setattr(router, "dispatch", dispatch)
+            return lambda: None
+        router.dispatch = dispatch
+
+        def undo() -> None:
+            router.dispatch = original
+
+        return undo
+
+    def by_channel(self) -> dict[int, list[Write]]:
+        out: dict[int, list[Write]] = defaultdict(list)
+        for w in self.writes:
+            out[w.channel].append(w)
+        return out
+
+    def densest(self, window: float = 5.0) -> dict[int, int]:
+        """Per channel, the most writes in any window of ``window`` seconds (half-open)."""
+        worst: dict[int, int] = {}
+        for channel, writes in self.by_channel().items():
+            times = sorted(w.at for w in writes)
+            best, j = 0, 0
+            for i, start in enumerate(times):
+                while j < len(times) and times[j] < start + window:
+                    j += 1
+                best = max(best, j - i)
+            worst[channel] = best
+        return worst
+
+
+def hand_is_current(member: Any, table: Any) -> bool:
+    """The member's latest DM hand shows the current turn (its buttons carry the current nonce)."""
+    messages = hand_messages(member)
+    if not messages:
+        return False
+    prefix = f"c4:p:{table.id}:{table.nonce}:"
+    return any(c.startswith(prefix) for c in custom_ids(messages[-1]))
+
+
+async def play_clocked(world: Any, table_id: int, members: dict[int, Any], *, think: float = 1.2,
+                       slow: dict[int, float] | None = None, on_turn: Any = None, limit: int = 3000,
+                       turns: int | None = None) -> Any:
+    """Play a table to its end (or for ``turns`` person turns) in virtual time. Each person waits until
+    their DM hand shows their turn, thinks ``think`` seconds (``slow[user_id]`` for some), then plays the
+    greedy choice through the UI (``on_turn(table, member, play)`` may play instead). Computers move by
+    themselves."""
+    env = world.env
+    slow = slow or {}
+    played = 0
+    for _ in range(limit):
+        if turns is not None and played >= turns:
+            await env.advance_time(6)
+            return table_of(world, table_id)
+        table = table_of(world, table_id)
+        if table.status == FINISHED:
+            await env.advance_time(12)  # let the last coalesced writes go out
+            return table
+        seat = table.game.to_play
+        person = table.seats[seat]
+        if person.autoplays:
+            await env.advance_time(0.5)
+            continue
+        member = members[person.user_id]
+        for _ in range(40):
+            if hand_is_current(member, table):
+                break
+            await env.advance_time(0.5)
+        assert hand_is_current(member, table), "the DM hand shows the turn within 20 s"
+        await env.advance_time(slow.get(person.user_id, think))
+        _, play = pick_play(table)
+        if on_turn is not None:
+            await on_turn(table, member, play)
+        else:
+            await play_through_ui(member, table, play)
+        played += 1
+    raise AssertionError("the mesa did not end")

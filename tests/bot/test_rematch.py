@@ -1,0 +1,69 @@
+"""Rematch with consent (issue 9): «Revancha» opens a ready check; a new mesa is dealt only when every
+person accepts within a minute; a decline or the timeout cancels it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.tables import WrongStateError
+
+from .helpers import custom_ids, play_to_end, table_of
+
+
+async def finished_1v1(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    return table, next(m for m in world.channel.history() if m.id == table.messages.public)
+
+
+def check_message(world):
+    return next(m for m in reversed(world.channel.history()) if "revancha" in (m.content or "").lower())
+
+
+async def test_rematch_waits_until_everyone_accepts(world):
+    table, final = await finished_1v1(world)
+    asked = await world.ana.click(final, custom_id="c4:r:1")
+    assert asked.ephemeral and "60" in asked.response.content
+    await world.env.advance_time(2)
+    assert [t for t in world.bot.tables.tables.values() if t.is_open] == [], "nothing is dealt yet"
+    ready = check_message(world)
+    assert "beto" in ready.content and custom_ids(ready) == ["c4:k:1:y", "c4:k:1:n"]
+    stranger = await world.caro.click(ready, custom_id="c4:k:1:y")
+    assert stranger.ephemeral and stranger.response.content == "You are not playing at this table."
+    accepted = await world.beto.click(ready, custom_id="c4:k:1:y")
+    assert "Table #2" in accepted.response.content
+    new = table_of(world, 2)
+    assert new.status == "playing" and [s.user_id for s in new.seats] == [world.ana.id, world.beto.id]
+    await world.env.advance_time(2)
+    done = next(m for m in world.channel.history() if m.id == ready.id)
+    assert "Mesa #2" in done.content and not custom_ids(done), "the check says it was dealt, without buttons"
+    assert world.env.errors == []
+
+
+async def test_a_declined_rematch_deals_nothing_and_says_who(world):
+    table, final = await finished_1v1(world)
+    await world.ana.click(final, custom_id="c4:r:1")
+    await world.env.advance_time(1)
+    ready = check_message(world)
+    declined = await world.beto.click(ready, custom_id="c4:k:1:n")
+    assert declined.ephemeral
+    await world.env.advance_time(1)
+    done = next(m for m in world.channel.history() if m.id == ready.id)
+    assert "beto no quiere la revancha" in done.content and not custom_ids(done)
+    assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
+    with pytest.raises(WrongStateError):  # a vote that arrives after the decline changes nothing
+        await world.bot.tables.vote_rematch(1, user_id=world.ana.id, accept=True)
+
+
+async def test_an_unanswered_rematch_expires_after_a_minute(world):
+    table, final = await finished_1v1(world)
+    await world.ana.click(final, custom_id="c4:r:1")
+    await world.env.advance_time(59)
+    assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
+    assert custom_ids(check_message(world)), "still open at 59 s"
+    await world.env.advance_time(3)
+    done = check_message(world)
+    assert "No hay revancha" in done.content and "beto" in done.content and not custom_ids(done)
+    assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
