@@ -126,7 +126,7 @@ class RematchMixin:
             old = await self.fetch(table_id)  # type: ignore[attr-defined]
             if old.seat_of(user_id) is None:
                 raise NotPlayingError()
-            if check is None or check.status != OPEN:
+            if check is None or check.status != OPEN or self.clock.now() >= check.deadline:  # type: ignore[attr-defined]
                 raise WrongStateError("err.rematch_closed")
             return await self._vote(old, check, user_id, accept)
 
@@ -158,10 +158,11 @@ class RematchMixin:
         check.status, check.new_table = ACCEPTED, table.id
 
     async def _expire_rematch(self, table_id: int) -> None:
-        check = self._checks.get(table_id)
-        if check is None or check.status != OPEN:
-            return
-        check.status = EXPIRED
+        async with self._rematch_guard:
+            check = self._checks.get(table_id)
+            if check is None or check.status != OPEN:
+                return
+            check.status = EXPIRED
         log.info("table %d: rematch ready check expired", table_id)
         try:
             old = await self.fetch(table_id)  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.tables import PLAYING, Table, TableService
+from bot.tables import FINISHED, PLAYING, Table, TableService
 
 from . import records, render
 from .budget import WriteBudget
@@ -76,6 +76,8 @@ class HandPresenter:
         self._posted: dict[tuple[int, int], float] = {}
         self._dirty: set[tuple[int, int]] = set()
         self._pumps: dict[tuple[int, int], asyncio.Task[Any]] = {}
+        self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
+        """Called when a hand finds a seat's DMs closed (the presenter updates the table message)."""
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
@@ -164,7 +166,8 @@ class HandPresenter:
     async def _deliver(self, table: Table, seat: int) -> None:
         key = (table.id, seat)
         person = table.seats[seat]
-        if table.game is None or person is None or person.is_ai or person.user_id is None or table.dm_closed(seat):
+        if (table.game is None or table.status not in (PLAYING, FINISHED) or person is None or person.is_ai
+                or person.user_id is None or table.dm_closed(seat)):
             return
         if self._keys.get(key) == self.state_key(table, seat):
             return
@@ -216,7 +219,10 @@ class HandPresenter:
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 log.info("table %d: DMs closed for seat %d", table.id, seat)
-                await self.mark_dm_closed(table, seat)
+                if self.on_dm_closed is not None:
+                    await self.on_dm_closed(table, seat)
+                else:
+                    await self.mark_dm_closed(table, seat)
             else:
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
             return
@@ -298,6 +304,11 @@ class HandPresenter:
 
     async def close_table(self, table: Table) -> None:
         """A table ended early: every DM hand shows the closing note, without buttons."""
+        for key in [k for k in self._pumps if k[0] == table.id]:
+            self._dirty.discard(key)
+            task = self._pumps.pop(key)
+            if task is not asyncio.current_task():
+                task.cancel()
         for seat, record in table.messages.dms.items():
             self._dirty.discard((table.id, int(seat)))
             person = table.seats[int(seat)] if int(seat) < len(table.seats) else None

@@ -103,6 +103,7 @@ class DiscordNotifier:
         self.pictures = pictures
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
                                    sleep=sleep)
+        self.hands.on_dm_closed = self.mark_dm_closed
         self._public: dict[int, _Public] = {}
 
     def _now(self) -> float:
@@ -183,6 +184,9 @@ class DiscordNotifier:
             return
         state = self._state(table)
         state.hand = state.hand or table.game.hand_number
+        posted_for = table.messages.public_hand
+        if table.messages.public is not None and posted_for and posted_for < table.game.hand_number:
+            self._due(state, posted_for)  # a hand ended while its record was still to write
         state.dirty = True
         self._kick(table)
         self.hands.refresh(table)
