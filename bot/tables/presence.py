@@ -150,18 +150,24 @@ class PresenceMixin:
     def _note(self, table: Table, kind: str, **params: Any) -> None:
         """Tell the presenter about a table event in words (reminder, timeout, away, back, left …), in order
         with the other notifications."""
-        note = getattr(self.notifier, "table_note", None)  # type: ignore[attr-defined]
-        if note is None:
+        self._tell(table, "table_note", kind, **params)
+
+    def _tell(self, table: Table, method: str, *args: Any, **params: Any) -> None:
+        """Call the presenter's optional ``method(table, *args, **params)`` in the background, in order
+        with the table's other notifications (under its notify lock); a failure is logged. Presenters
+        without the method are skipped."""
+        call = getattr(self.notifier, method, None)  # type: ignore[attr-defined]
+        if call is None:
             return
 
         async def run() -> None:
             async with table.notify_lock:
                 try:
-                    await note(table, kind, **params)
+                    await call(table, *args, **params)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("table %d: note %s failed", table.id, kind)
+                    log.exception("table %d: %s failed", table.id, method)
 
         self._spawn(run())  # type: ignore[attr-defined]
 

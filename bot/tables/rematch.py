@@ -111,7 +111,7 @@ class RematchMixin:
         else:
             self.scheduler.arm((table_id, "rematch"), check.deadline,  # type: ignore[attr-defined]
                                lambda: self._expire_rematch(table_id))
-        self._tell_rematch(old, check)
+        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
         return check
 
     async def vote_rematch(self, table_id: int, *, user_id: int, accept: bool) -> ReadyCheck:
@@ -143,7 +143,7 @@ class RematchMixin:
             if not check.waiting:
                 self.scheduler.cancel((table_id, "rematch"))  # type: ignore[attr-defined]
                 await self._deal_rematch(old, check)
-        self._tell_rematch(old, check)
+        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
         return check
 
     async def _deal_rematch(self, old: Table, check: ReadyCheck) -> None:
@@ -168,23 +168,4 @@ class RematchMixin:
             old = await self.fetch(table_id)  # type: ignore[attr-defined]
         except TableError:
             return
-        self._tell_rematch(old, check)
-
-    def _tell_rematch(self, table: Table, check: ReadyCheck) -> None:
-        """Tell the presenter (optional method ``rematch_changed``), in order with the table's other
-        notifications."""
-        tell = getattr(self.notifier, "rematch_changed", None)  # type: ignore[attr-defined]
-        if tell is None:
-            return
-
-        async def run() -> None:
-            async with table.notify_lock:
-                try:
-                    await tell(table, check)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("table %d: rematch message failed", table.id)
-
-        self._spawn(run())  # type: ignore[attr-defined]
-
+        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]

@@ -372,10 +372,6 @@ class DiscordNotifier:
 
     # ------------------------------------------------------------------ DMs (bot.ui.hands)
 
-    async def refresh_hands(self, table: Table) -> None:
-        """Bring every person's DM hand up to date (in the background)."""
-        self.hands.refresh(table)
-
     async def mark_dm_closed(self, table: Table, seat: int) -> None:
         """Record that a seat's DMs are closed; the public message tells them to use "My hand"."""
         await self.hands.mark_dm_closed(table, seat)

@@ -26,6 +26,7 @@ from .words import (
     blocked_note,
     count_word,
     log_token,
+    rank_word,
     records,
     score_words,
     seat_name,
@@ -94,16 +95,12 @@ def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[st
     return lines
 
 
-def _side_label(table: Table, team: int, lang: str) -> str:
-    return side_name(table, team, lang)
-
-
 def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
     """The count at the end of the hand: cards per side, cartón (or dos por darlas, more cards), falla,
     leftovers, revealed rondas."""
     lines: list[str] = []
     for e in hand:
-        side = _side_label(table, e.team or 0, lang)
+        side = side_name(table, e.team or 0, lang)
         suffix = " " + blocked_note(table, e.blocked, lang) if e.blocked else ""
         if e.kind == K.CARTON:
             lines.append(t("sum.carton", lang, team=side, points=e.points, count=e.number) + suffix)
@@ -119,17 +116,11 @@ def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
             else:
                 lines.append(t("sum.leftovers_taken", lang, count=len(e.cards), team=side))
         elif e.kind == K.RONDA_REVEALED:
-            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=_rank(e)))
+            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))
         elif e.kind == K.HAND_END and e.counts is not None:
-            lines.append(t("sum.cards", lang, a=_side_label(table, 0, lang), b=_side_label(table, 1, lang),
+            lines.append(t("sum.cards", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
                            ca=e.counts[0], cb=e.counts[1]))
     return lines
-
-
-def _rank(e: Event) -> str:
-    from .words import rank_word
-
-    return rank_word(e.rank)
 
 
 def _hand_points(hand: Sequence[Event]) -> tuple[int, int]:

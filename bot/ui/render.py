@@ -407,13 +407,6 @@ def capture_select(table: Table, choice: Choice, lang: str, page: int = 0) -> Ca
                          placeholder=limits.clip(t("dm.choose_placeholder", lang, card=choice.card), 150))
 
 
-def choice_payload(table: Table, choice: Choice, lang: str, page: int = 0) -> Payload:
-    """A capture menu alone (a message of its own): kept for clients that answer a menu from an old
-    message; the hand itself shows the menu (`hand_payload` with ``choice``)."""
-    return Payload(content=t("dm.choose", lang, card=choice.card), view=make_view([capture_select(table, choice, lang,
-                                                                                                  page)]))
-
-
 def score_line(table: Table, view: GameView, lang: str) -> str:
     """The score in a hand: ``"Marcador: tú 2 perros · beto 1 perro"`` (your side first)."""
     mine = view.team if view.team is not None else 0
@@ -528,7 +521,7 @@ def rules_payload(preset: str, lang: str) -> Payload:
 
 
 __all__ = [
-    "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select", "choice_payload",
+    "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select",
     "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
     "moved_payload", "order_line", "play_lines", "rules_payload", "seat_name", "side_line", "side_title",
     "table_link", "table_payload", "turn_ping_payload", "when_text",

@@ -37,8 +37,8 @@ def many_captures_choice() -> tuple[Table, Choice]:
     return table_with(game, "quito"), Choice(card, options, True, game.view(0))
 
 
-def select_values(payload) -> list[str]:
-    select = payload.view.children[0]
+def select_values(select) -> list[str]:
+    """The option values of a capture menu (`render.capture_select`)."""
     return [o.value for o in select.item.options]
 
 
@@ -210,7 +210,7 @@ def test_capture_menu_pages_offer_every_capture():
     pages = render.capture_pages(choice)
     offered: list[str] = []
     for page in range(len(pages)):
-        values = select_values(render.choice_payload(table, choice, "es", page=page))
+        values = select_values(render.capture_select(table, choice, "es", page=page))
         assert len(values) <= 25
         assert "-" in values, "the trail is on every page"
         links = {v for v in values if v.startswith(render.PAGE_VALUE_PREFIX)}
@@ -226,7 +226,7 @@ def test_capture_menu_that_fits_has_one_page_and_no_links():
     card = Card.parse("7C")
     options = tuple(p for p in game.plays_for(card) if p.captures)
     choice = Choice(card, options, True, game.view(0))
-    values = select_values(render.choice_payload(table_with(game, "quito"), choice, "en"))
+    values = select_values(render.capture_select(table_with(game, "quito"), choice, "en"))
     assert len(values) == len(options) + 1
     assert not any(v.startswith(render.PAGE_VALUE_PREFIX) for v in values)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Card, EventKind
+from bot.engine import Card, EventKind, Play
 from bot.tables import FINISHED
 from bot.tables.choices import outcome
 from bot.ui.records import hand_slice
@@ -97,6 +97,8 @@ def checking_player(world, menus: list[list[str]]):
             cid = f"c4:c:{table.id}:{nonce}:{play.card.code}"
             assert cid in custom_ids(menu), "the capture menu is on the hand itself"
             values = [v for v in select_values(menu, cid) if v not in ("-",) and not v.startswith("~")]
+            offered = [Play.parse(play.card, v.split(".")) for v in values]
+            assert len({outcome(p, view) for p in offered}) == len(offered), f"twins in the menu: {values}"
             menus.append(values)
             value = next((v for v in values if v == ".".join(c.code for c in play.sorted_captures())), values[0])
             await member.user.select(menu, [value], custom_id=cid)
