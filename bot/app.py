@@ -24,6 +24,7 @@ from bot.ui.budget import WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
+from bot.ui.router import ComponentRouter
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +106,20 @@ class CuarentaBot(commands.AutoShardedBot):
         self._card_emojis = card_emojis
         self.card_emojis = CardEmojis()
         self._store_open = False
+        self.dynamic_factories: list[type[discord.ui.DynamicItem[Any]]] = []
+        """Every `DynamicItem` class registered (`add_dynamic_items`), for the click fallback."""
+        self.router = ComponentRouter(lambda: self.dynamic_factories)
+        self.add_listener(self.router.on_interaction, "on_interaction")
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent components (discord.py) and remember them for `bot.ui.router`."""
+        super().add_dynamic_items(*items)
+        self.dynamic_factories.extend(i for i in items if i not in self.dynamic_factories)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Unregister persistent components (discord.py) and forget them in `bot.ui.router`."""
+        super().remove_dynamic_items(*items)
+        self.dynamic_factories[:] = [i for i in self.dynamic_factories if i not in items]
 
     async def setup_hook(self) -> None:
         """Open the store, wire the service and presenter, register components, load cogs, restore

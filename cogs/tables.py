@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.engine import PRESET_NAMES
 from bot.i18n import CATALOGS, lang_of, t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
+from bot.tables.errors import NotYourTurnError, StaleError
 from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import records, render
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
@@ -349,6 +350,24 @@ class TablesCog(commands.Cog):
                 self.notifier.hands.forget_shown(table, seat)
             raise
 
+    async def _refuse_play(self, interaction: discord.Interaction, table: Table, error: TableError, nonce: int,
+                           lang: str) -> None:
+        """A refused click on a hand. When that hand was out of date (its turn nonce has passed: a double
+        click, an old copy of the hand), nothing was played and the answer carries the hand as it is now,
+        ephemerally, so the player goes on from it."""
+        seat = table.seat_of(interaction.user.id)
+        game = table.game
+        if (nonce == table.nonce or not isinstance(error, (StaleError, NotYourTurnError)) or seat is None
+                or game is None or table.status != PLAYING):
+            await self._say(interaction, render.error_text(error, lang, table))
+            return
+        hand = render.hand_payload(table, seat, game.view(seat), lang)
+        if isinstance(error, NotYourTurnError):
+            notice = t("err.hand_changed_wait", lang, name=render.seat_name(table, game.to_play, lang))
+        else:
+            notice = t("err.hand_changed", lang)
+        await self._say(interaction, f"{notice}\n{hand.content or ''}".strip(), view=hand.view)
+
     async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
         """A card button: play it, or ask which capture when there are several."""
 
@@ -357,7 +376,7 @@ class TablesCog(commands.Cog):
             try:
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card)
             except TableError as error:
-                await self._say(interaction, render.error_text(error, lang, table))
+                await self._refuse_play(interaction, table, error, nonce, lang)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -372,7 +391,7 @@ class TablesCog(commands.Cog):
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
                                                  trail=True)
             except TableError as error:
-                await self._say(interaction, render.error_text(error, lang, table))
+                await self._refuse_play(interaction, table, error, nonce, lang)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -394,7 +413,7 @@ class TablesCog(commands.Cog):
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
                                                  captures=captures, trail=trail)
             except TableError as error:
-                await self._say(interaction, render.error_text(error, lang, table))
+                await self._refuse_play(interaction, table, error, nonce, lang)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -409,7 +428,7 @@ class TablesCog(commands.Cog):
         except ValueError:
             page, result = 0, None
         except TableError as error:
-            await self._say(interaction, render.error_text(error, lang, table))
+            await self._refuse_play(interaction, table, error, nonce, lang)
             return
         if result is not None:
             await self._answer_play(interaction, table, result, lang, page=page)

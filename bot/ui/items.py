@@ -63,6 +63,14 @@ def _handler(interaction: discord.Interaction) -> Any:
     return interaction.client.component_handler  # type: ignore[attr-defined]
 
 
+def chosen_value(interaction: discord.Interaction) -> str:
+    """The first value chosen in a select, from the interaction's own data ("" when none). Read from the
+    payload, not the rebuilt item, so that `bot.ui.router` can answer a click on a select that is no
+    longer on its message the same way."""
+    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    return str(values[0]) if values else ""
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P<table>\d+):(?P<action>[abcxs])"):
     """A lobby button: join team A or B, add a computer player, leave, start."""
 
@@ -126,8 +134,7 @@ class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
-        values = self.item.values
-        await _handler(interaction).on_trail(interaction, self.table_id, self.nonce, values[0] if values else "")
+        await _handler(interaction).on_trail(interaction, self.table_id, self.nonce, chosen_value(interaction))
 
 
 class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -150,9 +157,8 @@ class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
-        values = self.item.values
         await _handler(interaction).on_capture(interaction, self.table_id, self.nonce, self.card,
-                                               values[0] if values else "")
+                                               chosen_value(interaction))
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<table>\d+)"):
@@ -229,8 +235,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:v:(?P
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the component handler."""
-        values = self.item.values
-        await _handler(interaction).on_level(interaction, self.table_id, values[0] if values else "")
+        await _handler(interaction).on_level(interaction, self.table_id, chosen_value(interaction))
 
 
 class RematchVoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:k:(?P<table>\d+):(?P<vote>[yn])"):

@@ -169,6 +169,25 @@ async def double_click(env: Any, user: Any, message: Any, custom_id: str) -> lis
         env._end_operation()
 
 
+async def click_raw(env: Any, user: Any, message: Any, custom_id: str, *, component_type: int = 2,
+                    values: list[str] | None = None) -> Any:
+    """A click that carries ``custom_id`` on ``message`` as the message is now, whether or not the message
+    still shows that component: what Discord sends when a user clicks a copy of a message their client
+    has not refreshed yet (a double click on a hand being edited, an old copy, an earlier version's
+    button). ``component_type`` 2 is a button, 3 a string select (with ``values``). Built from SimCord's
+    own click path, minus its "the component must be on the message" check."""
+    from simcord import actors
+    from simcord.results import InteractionResult
+
+    stored = actors._visible_message(user, message)
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+    if component_type == 3:
+        data["values"] = list(values or [])
+    result = await actors._component_interaction(user, stored, data)
+    assert isinstance(result, InteractionResult)
+    return result
+
+
 def public_text(message: Any) -> str:
     """Everything a message shows: content, embeds, component labels and select options."""
     parts = [message.content or ""]

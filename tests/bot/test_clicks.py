@@ -1,0 +1,134 @@
+"""No click ever fails (issue 12, fault 1): every component interaction gets exactly one answer, whatever
+the message now shows, after a restart, and for custom_ids that are not (or no longer) ours."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.i18n import t
+
+from .helpers import click_raw, custom_ids, latest_hand, play_through_ui, table_of
+
+
+async def start_vs_computer(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
+    table = table_of(world, 1)
+    assert table.game is not None
+    return table
+
+
+def one_click_play(table):
+    """A play of ana's that one click makes (no capture menu): a card with at most one capture."""
+    game = table.game
+    for card in game.hands[0]:
+        captures = [p for p in game.plays_for(card) if p.captures]
+        if len(captures) <= 1:
+            return captures[0] if captures else next(p for p in game.plays_for(card) if p.is_trail)
+    raise AssertionError("every card of this hand asks which capture")
+
+
+def ana_to_play(world, table):
+    """ana's DM hand on her turn (ana is seat 0; the computer plays at once, ai_delay 0)."""
+    assert table.game.to_play == 0
+    return latest_hand(world.ana)
+
+
+async def test_two_card_race_the_second_click_is_answered_with_the_current_hand(world):
+    table = await start_vs_computer(world)
+    ana_to_play(world, table)  # it is her turn
+    nonce = table.nonce
+    play = one_click_play(table)
+    other = next(c for c in table.game.hands[0] if c != play.card)
+    cards_before = len(table.game.hands[0])
+
+    await play_through_ui(world.ana, table, play)  # card A, through the live button
+    # card B, from the same copy of the hand (its nonce has moved on; the edited hand no longer has it)
+    stale_id = f"c4:p:1:{nonce}:{other.code}"
+    assert stale_id not in custom_ids(latest_hand(world.ana))
+    second = await click_raw(world.env, world.ana.user, latest_hand(world.ana), stale_id)
+
+    assert second.acknowledged, "the second click is answered, not dropped"
+    assert second.ephemeral
+    text = second.response.content
+    assert text.startswith(t("err.hand_changed", "en").split(",")[0]), text
+    assert len(table.game.hands[0]) == cards_before - 1, "one card left ana's hand: card B was not played"
+    assert other in table.game.hands[0]
+    if table.game.to_play == 0:
+        assert any(c.startswith(f"c4:p:1:{table.nonce}:") for c in custom_ids(second.response)), \
+            "the answer carries the current hand, with buttons of this turn"
+    assert world.env.errors == []
+
+
+async def test_a_stale_custom_id_after_a_restart_is_answered(world, make_bot):
+    table = await start_vs_computer(world)
+    nonce = table.nonce
+    await play_through_ui(world.ana, table, one_click_play(table))
+    await world.env.restart_bot(make_bot())
+    restored = table_of(world, 1)
+
+    card = restored.game.hands[0][0]
+    result = await click_raw(world.env, world.ana.user, latest_hand(world.ana), f"c4:p:1:{nonce}:{card.code}")
+
+    assert result.acknowledged and result.ephemeral
+    assert "out of date" in result.response.content
+    assert restored.game.hands[0].count(card) == 1, "nothing was played from the old copy"
+    assert world.env.errors == []
+
+
+async def test_a_click_with_the_current_nonce_that_is_no_longer_on_the_message_still_plays(world):
+    table = await start_vs_computer(world)
+    play = one_click_play(table)
+    nonce = table.nonce
+    # the button is not on this message (the public table), but its turn is still on: a valid play
+    public = next(m for m in world.channel.history() if m.id == table.messages.public)
+    result = await click_raw(world.env, world.ana, public, f"c4:p:1:{nonce}:{play.card.code}")
+    assert result.acknowledged
+    assert table.nonce > nonce, "the click was a valid play, so it was played"
+    assert play.card not in table.game.hands[0]
+    assert world.env.errors == []
+
+
+async def test_unknown_and_malformed_custom_ids_get_this_button_is_no_longer_in_use(world):
+    await start_vs_computer(world)
+    lobby = world.channel.history()[0]
+    for custom_id in ("c4:zz:1", "c4:p:1:x:7D", "other-bot:42", "c4:l:999:a"):
+        result = await click_raw(world.env, world.beto, lobby, custom_id)
+        assert result.acknowledged and result.ephemeral, custom_id
+        if custom_id.startswith("c4:l:999"):
+            assert result.response.content == t("err.unknown_table", "en")
+        else:
+            assert result.response.content == t("err.button_gone", "en")
+    assert world.env.errors == []
+
+
+OURS = st.sampled_from(["c4:p:1:{n}:{c}", "c4:t:1:{n}", "c4:c:1:{n}:{c}", "c4:h:1", "c4:r:1", "c4:b:1",
+                        "c4:l:1:{a}", "c4:v:1", "c4:k:1:y", "c4:k:1:n", "c4:h:{n}", "c4:p:{n}:0:{c}",
+                        "c4:b:1:0:1v1:{n}:p"])
+CARDS = st.sampled_from(["7D", "AS", "KH", "2C", "JQ", "8D", "10S"])
+CUSTOM_IDS = st.one_of(
+    st.builds(lambda f, n, c, a: f.format(n=n, c=c, a=a), OURS, st.integers(0, 60), CARDS,
+              st.sampled_from("abcxsz")),
+    st.text(string.ascii_letters + string.digits + ":-_.", min_size=1, max_size=40),
+    st.builds(lambda s: "c4:" + s, st.text(string.ascii_lowercase + string.digits + ":", max_size=20)),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(custom_id=CUSTOM_IDS, kind=st.sampled_from([2, 3]), value=st.sampled_from(["medio", "-", "7D", ""]),
+       on_hand=st.booleans())
+async def test_property_every_click_gets_exactly_one_response(world, custom_id, kind, value, on_hand):
+    """Ours, stale, malformed or foreign: one click, one answer (never none, never two: SimCord refuses
+    a second initial response and reports it as an error)."""
+    if 1 not in world.bot.tables.tables:
+        await start_vs_computer(world)
+    message = latest_hand(world.ana) if on_hand else next(
+        m for m in world.channel.history() if custom_ids(m))
+    cursor = world.env.error_cursor
+    result = await click_raw(world.env, world.ana.user if on_hand else world.ana, message, custom_id, component_type=kind,
+                             values=[value] if value else [])
+    assert result.acknowledged, custom_id
+    assert world.env.errors_since(cursor) == (), custom_id
