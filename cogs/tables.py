@@ -351,18 +351,24 @@ class TablesCog(commands.Cog):
             raise
 
     async def _refuse_play(self, interaction: discord.Interaction, table: Table, error: TableError, nonce: int,
-                           lang: str) -> None:
-        """A refused click on a hand. When that hand was out of date (its turn nonce has passed: a double
-        click, an old copy of the hand), nothing was played and the answer carries the hand as it is now,
-        ephemerally, so the player goes on from it."""
+                           lang: str, card: str = "") -> None:
+        """A refused click on a hand. When that hand was out of date (its turn nonce has passed), nothing
+        was played: a second click on the card the player just played (a double click) is acknowledged
+        silently; any other click gets, ephemerally, why it was not played and the hand as it is now, so
+        the player goes on from it."""
         seat = table.seat_of(interaction.user.id)
         game = table.game
         if (nonce == table.nonce or not isinstance(error, (StaleError, NotYourTurnError)) or seat is None
                 or game is None or table.status != PLAYING):
             await self._say(interaction, render.error_text(error, lang, table))
             return
+        if card and _last_card_of(game, seat) == card:
+            await interaction.response.defer()  # a double click: the first click played it and answered
+            return
         hand = render.hand_payload(table, seat, game.view(seat), lang)
-        if isinstance(error, NotYourTurnError):
+        if card and card not in {c.code for c in game.view(seat).hand}:
+            notice = t("err.card_already_played", lang)
+        elif isinstance(error, NotYourTurnError):
             notice = t("err.hand_changed_wait", lang, name=render.seat_name(table, game.to_play, lang))
         else:
             notice = t("err.hand_changed", lang)
@@ -376,7 +382,7 @@ class TablesCog(commands.Cog):
             try:
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card)
             except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang)
+                await self._refuse_play(interaction, table, error, nonce, lang, card)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -391,7 +397,7 @@ class TablesCog(commands.Cog):
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
                                                  trail=True)
             except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang)
+                await self._refuse_play(interaction, table, error, nonce, lang, card)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -413,7 +419,7 @@ class TablesCog(commands.Cog):
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
                                                  captures=captures, trail=trail)
             except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang)
+                await self._refuse_play(interaction, table, error, nonce, lang, card)
                 return
             await self._answer_play(interaction, table, result, lang)
 
@@ -428,7 +434,7 @@ class TablesCog(commands.Cog):
         except ValueError:
             page, result = 0, None
         except TableError as error:
-            await self._refuse_play(interaction, table, error, nonce, lang)
+            await self._refuse_play(interaction, table, error, nonce, lang, card)
             return
         if result is not None:
             await self._answer_play(interaction, table, result, lang, page=page)
@@ -519,6 +525,14 @@ class TablesCog(commands.Cog):
             await work
         except Exception:
             log.exception("handling %s failed", what)
+
+
+def _last_card_of(game: Any, seat: int) -> str | None:
+    """The code of the last card ``seat`` played in the game (None before its first play)."""
+    for event in reversed(game.events):
+        if event.kind == "played" and event.seat == seat and event.card is not None:
+            return str(event.card.code)
+    return None
 
 
 def missing_permissions(perms: discord.Permissions, in_thread: bool) -> list[str]:

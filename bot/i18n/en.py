@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     "err.hand_changed": "That hand was out of date, so that card was not played. Here is your hand now:",
     "err.hand_changed_wait": "That hand was out of date, so that card was not played. It is {name}'s turn now; here is your hand:",
     "err.button_gone": "This button is no longer in use. Open your hand with /cuarenta hand, or look at the channel's latest table.",
+    "err.card_already_played": "You already played that card. Here is your hand now:",
     "err.stale": "That hand is from an earlier turn. Use your latest hand (the \"My hand\" button).",
     "err.finished": "This table is over.",
     "err.not_allowed_end": "Only the host, or a member who can manage the server, can end this table.",

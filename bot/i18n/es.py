@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     "err.hand_changed": "Esa mano ya no estaba al día, así que esa carta no se jugó. Esta es tu mano ahora:",
     "err.hand_changed_wait": "Esa mano ya no estaba al día, así que esa carta no se jugó. Ahora le toca a {name}; esta es tu mano:",
     "err.button_gone": "Este botón ya no se usa. Abre tu mano con /cuarenta mano o mira la mesa más reciente del canal.",
+    "err.card_already_played": "Esa carta ya la jugaste. Esta es tu mano ahora:",
     "err.stale": "Esa mano es de un turno anterior. Usa tu mano más reciente (botón «Ver mi mano»).",
     "err.finished": "Esta mesa ya terminó.",
     "err.not_allowed_end": "Solo quien abrió la mesa, o quien gestiona el servidor, puede terminarla.",
