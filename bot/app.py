@@ -83,6 +83,10 @@ class CuarentaBot(commands.AutoShardedBot):
                  table_clock: Clock | None = None, members_intent: bool | None = None,
                  write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
                  **options: Any) -> None:
+        # The bot has no voice: discord.py's start-up warnings about missing voice libraries (PyNaCl,
+        # davey) say nothing useful here, so they are switched off before the client is built.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         intents.message_content = False
         # Members leaving the server (GUILD_MEMBER_REMOVE) need the privileged members intent; it is

@@ -134,6 +134,14 @@ class TablesCog(commands.Cog):
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         return self.service.require_table_in_channel(interaction.channel_id or 0)
 
+    def _own_table(self, interaction: discord.Interaction) -> Table:
+        """The caller's own table on this server, from any channel (the answer names it); else this
+        channel's table. Raises `NoTableHereError` when there is neither."""
+        mine = self.service.table_of_user(interaction.user.id)
+        if mine is not None and mine.guild_id == (interaction.guild_id or 0):
+            return mine
+        return self._channel_table(interaction)
+
     # ------------------------------------------------------------------ commands
 
     @cuarenta.command(name=_s("new", "cmd.new.name"), description=_s("Open a Cuarenta table in this channel", "cmd.new.desc"))
@@ -185,13 +193,13 @@ class TablesCog(commands.Cog):
     @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave this channel's table; mid-game a computer player takes the seat (the mesa goes on, casual)."""
-        await self._guard(interaction, lambda lang: self._leave(interaction, self._channel_table(interaction), lang))
+        await self._guard(interaction, lambda lang: self._leave(interaction, self._own_table(interaction), lang))
 
     async def _leave(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         in_play = table.status == PLAYING
         result = await self.service.leave(table.id, user_id=interaction.user.id)
         if in_play:
-            text = t("ok.left_game", lang, table=table.id)
+            text = t("ok.left_game_ended" if result.closed else "ok.left_game", lang, table=table.id)
         elif result.closed:
             text = t("ok.closed_by_leave", lang, table=table.id)
         elif result.new_host is not None:
@@ -215,8 +223,7 @@ class TablesCog(commands.Cog):
         """Your hand, ephemerally, with the play buttons."""
 
         async def run(lang: str) -> None:
-            table = self.service.table_of_user(interaction.user.id) or self._channel_table(interaction)
-            await self._show_hand(interaction, table, lang)
+            await self._show_hand(interaction, self._own_table(interaction), lang)
 
         await self._guard(interaction, run)
 
@@ -270,7 +277,8 @@ class TablesCog(commands.Cog):
         """The host, or a member with Manage Server, ends the table."""
 
         async def run(lang: str) -> None:
-            table = self._channel_table(interaction)
+            here = self.service.table_in_channel(interaction.channel_id or 0)
+            table = here or self._own_table(interaction)
             can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
             await self.service.end(table.id, user_id=interaction.user.id, can_manage=can_manage)
             await self._say(interaction, t("ok.ended", lang, table=table.id))
@@ -513,6 +521,24 @@ class TablesCog(commands.Cog):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """The table's thread was deleted: the table ends at once and frees its players."""
         await self._quietly("thread deleted", self.service.channel_gone(payload.thread_id))
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server became available (at start, after an outage): end its tables whose channel is gone
+        (deleted while the bot was down, so no CHANNEL_DELETE will come)."""
+        await self._reconcile(guild)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (at start, and after a new session): reconcile every server's tables."""
+        for guild in self.bot.guilds:
+            await self._reconcile(guild)
+
+    async def _reconcile(self, guild: discord.Guild) -> None:
+        async def exists(channel_id: int) -> bool:
+            return await self.notifier.channel_exists(guild, channel_id)
+
+        await self._quietly("reconcile", self.service.reconcile_guild(guild.id, exists))
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

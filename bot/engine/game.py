@@ -342,6 +342,7 @@ class Game:
         rondas: dict[int, int | str] | None = None,
         streaks: Sequence[int] = (0, 0),
         last_capturer: int | None = None,
+        first_play: bool | None = None,
         seed: int | str = 0,
     ) -> Game:
         """Build any mid-hand position, for tests and analysis.
@@ -362,10 +363,16 @@ class Game:
             piles: cards captured so far this hand, per team.
             rondas: seat → rank (index 0–9 or symbol ``"6"``) of a ronda held in this deal (R25).
             last_capturer: team that captured last (for ``leftovers="last_capturer"``).
+            first_play: this is the first play of a deal: the mano is to play and every seat holds
+                all its cards, so no card was trailed before it in this deal (R22: no caída). None:
+                inferred, True exactly when the mano is to play and every seat holds 5 cards (a full
+                deal; nobody has played yet). A position that says False there, or True with the
+                hands of a later turn, is refused.
 
         Raises:
-            PositionError: duplicate or unknown cards, odd scores, impossible hand sizes, a
-                last_trail not on the table, or a bad seat.
+            PositionError: duplicate or unknown cards, odd scores, a score at or over the target (the
+                chica would be over), impossible hand sizes, a last_trail not on the table or on
+                the first play of a deal, a first_play that contradicts the hands, or a bad seat.
             CardError: a code names no card.
         """
         game = cls(rules, players, seed)
@@ -425,11 +432,24 @@ class Game:
                     f"it should hold {want} (turns run from the mano, seat {mano})"
                 )
 
+        full = to_play == mano and all(len(h) == k for h in game.hands)
+        if first_play is None:
+            first_play = full and k == 5
+        elif first_play and not full:
+            raise PositionError("the first play of a deal is the mano's, with every seat holding all its cards")
+        elif not first_play and full and k == 5:
+            raise PositionError("every seat holds 5 cards and the mano is to play: that is the first play of a deal")
+        if first_play and last_trail is not None:
+            raise PositionError("no card is trailed before the first play of a deal, so no caída can be on it (R22)")
+
         for name, pair in (("scores", scores), ("chicas", chicas), ("streaks", streaks)):
             if len(pair) != 2 or any(not isinstance(v, int) or v < 0 for v in pair):
                 raise PositionError(f"{name} must be two non-negative integers, not {pair!r}")
         if any(v % 2 for v in scores):
             raise PositionError(f"scores are always even (R32), not {tuple(scores)!r}")
+        if any(v >= game.rules.target for v in scores):
+            raise PositionError(f"a score of {game.rules.target} or more has already won the chica (R33), "
+                                f"not {tuple(scores)!r}")
         game.scores = list(scores)
         game.chicas = list(chicas)
         game.streaks = list(streaks)

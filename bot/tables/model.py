@@ -162,6 +162,9 @@ class Table:
     seen: dict[int, float] = field(default_factory=dict, repr=False)
     """When each seat's person last acted at the table (service clock, UTC seconds; in memory only): the
     presenter sends no turn alert to someone plainly at the table."""
+    channel_gone: bool = field(default=False, repr=False)
+    """The table's channel or thread no longer exists (deleted, or the bot lost it): the presenter
+    writes nothing more to it (in memory: a table that ends this way is closed for good)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import NotHostError, SeatError, WrongStateError
@@ -387,17 +388,36 @@ class PresenceMixin:
         return table
 
     async def channel_gone(self, channel_id: int) -> Table | None:
-        """The table's channel or thread was deleted: the table ends at once and frees its players."""
+        """The table's channel or thread was deleted (CHANNEL_DELETE, THREAD_DELETE, a write answered
+        10003 Unknown Channel, or missing at a reconcile): the table ends at once and frees its players,
+        and nothing more is written to that channel."""
         table = self.table_in_channel(channel_id)  # type: ignore[attr-defined]
         if table is None:
             return None
+        table.channel_gone = True
         await self._force_close(table, "channel deleted")
         return table
 
+    async def reconcile_guild(self, guild_id: int, exists: Callable[[int], Awaitable[bool]]) -> list[Table]:
+        """A server became available (at start, or after an outage): every open table of it whose channel
+        or thread no longer exists ends, as on CHANNEL_DELETE (the delete may have happened while the bot
+        was down, so no event will ever come). ``exists(channel_id)`` says whether a channel is there.
+        Returns the tables ended."""
+        ended = []
+        for table in [t for t in self.tables.values() if t.guild_id == guild_id and t.is_open]:
+            if not await exists(table.channel_id):
+                if await self.channel_gone(table.channel_id) is not None:
+                    ended.append(table)
+        if ended:
+            log.info("guild %d: %d tables ended, their channels are gone", guild_id, len(ended))
+        return ended
+
     async def guild_gone(self, guild_id: int) -> list[Table]:
-        """The bot left (or was removed from) a server: its open tables end."""
+        """The bot left (or was removed from) a server: its open tables end and free their players;
+        nothing more is written to the server's channels."""
         tables = [t for t in self.tables.values() if t.guild_id == guild_id and t.is_open]
         for table in tables:
+            table.channel_gone = True
             await self._force_close(table, "server left")
         return tables
 

@@ -11,6 +11,14 @@
 - Hands by DM and turn alerts: `bot.ui.hands`. A person whose DMs are closed is alerted by a short mention
   in the channel, deleted once they have played.
 - Notifications return at once: the writes happen in one background pump per table, in order.
+
+When Discord says a table's place is gone (the written rule, issue 12):
+- 10003 Unknown Channel on any write, CHANNEL_DELETE / THREAD_DELETE, a channel missing when a server
+  becomes available, or the bot removed from the server: the table ends (`TableService.channel_gone`)
+  and nothing more is written to that channel; its players' DM hands say it ended.
+- 10008 Unknown Message (someone deleted the message) or 30046 (too old to edit): the lobby or the table
+  message is posted again below; a hand's record that cannot be edited in is posted instead.
+- Any other refused write is logged in one line (status and code, no traceback) and the table plays on.
 """
 
 from __future__ import annotations
@@ -37,11 +45,24 @@ from .words import clean, seat_name
 K = EventKind
 log = logging.getLogger(__name__)
 
+REPOST_AGE = 50 * 60.0
+"""Seconds after which the table message is posted anew below rather than edited: Discord limits edits
+of messages older than an hour (30046, and a much slower rate limit close to it), so a long hand moves
+down before it gets there, and the "moved" note still fits in the hour."""
+RECORD_EDIT_AGE = 58 * 60.0
+"""A hand's record is edited into its table message only while that message is younger than this;
+older, the record is posted (no edit is attempted that could be refused or slowed down)."""
+
 OLD_MESSAGE_EDIT_LIMIT = 30046
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
 
 __all__ = ["DiscordNotifier", "open_dm"]
+
+
+def message_age(message_id: int) -> float:
+    """Seconds since a message was posted, from its snowflake (Discord's clock, as `discord.utils.utcnow`)."""
+    return (discord.utils.utcnow() - discord.utils.snowflake_time(message_id)).total_seconds()
 
 
 class _Reference(discord.MessageReference):
@@ -105,6 +126,7 @@ class DiscordNotifier:
                                    sleep=sleep)
         self.hands.on_dm_closed = self.mark_dm_closed
         self._public: dict[int, _Public] = {}
+        self._background: set[asyncio.Task[Any]] = set()
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
@@ -132,17 +154,50 @@ class DiscordNotifier:
     # ------------------------------------------------------------------ lobby
 
     async def lobby_changed(self, table: Table) -> None:
-        """Post the lobby message, or edit it."""
+        """Post the lobby message, or edit it (posted again when it was deleted)."""
+        if table.channel_gone:
+            return
         lang = await self.service.public_language(table.guild_id)
         await self.budget.acquire(table.channel_id)
         payload = render.lobby_payload(table, lang)
         channel = self._channel(table)
-        if table.messages.lobby is None:
+        try:
+            if table.messages.lobby is not None:
+                try:
+                    await channel.get_partial_message(table.messages.lobby).edit(**payload.edit_kwargs())
+                    return
+                except discord.HTTPException as exc:
+                    if exc.code != UNKNOWN_MESSAGE:
+                        raise
+                    log.info("table %d: the lobby message was deleted; posting it again", table.id)
             message = await channel.send(**payload.send_kwargs())
             table.messages.lobby = message.id
             await self.service.save_messages(table)
-        else:
-            await channel.get_partial_message(table.messages.lobby).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            self._refused(table, "lobby", exc)
+
+    def _refused(self, table: Table, what: str, exc: discord.HTTPException) -> None:
+        """A write Discord refused: one log line; 10003 (the channel is gone) ends the table."""
+        log.warning("table %d: %s refused (%s %s)", table.id, what, exc.status, exc.code)
+        if exc.code == UNKNOWN_CHANNEL and not table.channel_gone:
+            table.channel_gone = True
+            task = asyncio.ensure_future(self.service.channel_gone(table.channel_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def channel_exists(self, guild: discord.Guild, channel_id: int) -> bool:
+        """Whether a channel or thread of ``guild`` is still there: the cache first (GUILD_CREATE lists
+        every channel and active thread), then Discord (an archived thread). Not found or no access: False;
+        any other failure: True (keep the table; the next write decides)."""
+        if guild.get_channel_or_thread(channel_id) is not None:
+            return True
+        try:
+            await guild.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        except discord.HTTPException:
+            return True
+        return True
 
     # ------------------------------------------------------------------ game
 
@@ -193,7 +248,7 @@ class DiscordNotifier:
 
     async def close(self) -> None:
         """Cancel pending writes (the next start refreshes every table)."""
-        tasks = [s.task for s in self._public.values() if s.task is not None]
+        tasks = [s.task for s in self._public.values() if s.task is not None] + list(self._background)
         self._public.clear()
         for task in tasks:
             task.cancel()
@@ -205,7 +260,7 @@ class DiscordNotifier:
     async def _pump(self, table: Table) -> None:
         state = self._state(table)
         try:
-            while True:
+            while not table.channel_gone:
                 if state.records:
                     await self._write_record(table, state.records.pop(0))
                 elif state.repost:
@@ -223,6 +278,8 @@ class DiscordNotifier:
                     return
         except asyncio.CancelledError:
             raise
+        except discord.HTTPException as exc:
+            self._refused(table, "public update", exc)
         except Exception:
             log.exception("table %d: public update failed", table.id)
 
@@ -232,6 +289,10 @@ class DiscordNotifier:
             return
         if table.messages.public is None or table.messages.public_hand != game.hand_number:
             await self._post_table(table)
+            return
+        if message_age(table.messages.public) >= REPOST_AGE:
+            log.info("table %d: the table message is %d min old; posting it below", table.id, REPOST_AGE // 60)
+            await self._post_table(table, moved=True)
             return
         wait = state.last_write + self.edit_interval - self._now()
         if wait > 0:
@@ -248,8 +309,7 @@ class DiscordNotifier:
             await self._channel(table).get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
             if exc.code == UNKNOWN_CHANNEL:
-                log.warning("table %d: its channel is gone", table.id)
-                return
+                raise
             if exc.code in (OLD_MESSAGE_EDIT_LIMIT, UNKNOWN_MESSAGE) or exc.status == 404:
                 await self._post_table(table)
                 return
@@ -298,7 +358,8 @@ class DiscordNotifier:
         payload = records.hand_record_payload(table, number, lang)
         over = game.is_over
         written: int | None = None
-        if table.messages.public is not None and table.messages.public_hand == number:
+        if (table.messages.public is not None and table.messages.public_hand == number
+                and message_age(table.messages.public) < RECORD_EDIT_AGE):
             await self.budget.acquire(table.channel_id)
             try:
                 await channel.get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
@@ -311,7 +372,7 @@ class DiscordNotifier:
             try:
                 written = (await channel.send(**payload.send_kwargs())).id
             except discord.HTTPException as exc:
-                log.warning("table %d: hand %d record failed (%s %s)", table.id, number, exc.status, exc.code)
+                self._refused(table, f"hand {number} record", exc)
         self._state(table).last_write = self._now()
         if over and written is not None:
             table.messages.public, table.messages.public_hand = written, number
@@ -354,7 +415,7 @@ class DiscordNotifier:
         try:
             message = await self._channel(table).send(**kwargs)
         except discord.HTTPException as exc:
-            log.info("table %d: turn alert failed (%s %s)", table.id, exc.status, exc.code)
+            self._refused(table, "turn alert", exc)
             state.pinged = (seat, nonce)
             return
         state.pinged = (seat, nonce)
@@ -398,6 +459,8 @@ class DiscordNotifier:
         message, and a DM line), a timed-out turn, a seat handed to a computer player or taken back, a
         player who left or was removed, a new host, a lobby that timed out. Then the table message and
         the DM hands are brought up to date."""
+        if table.channel_gone:
+            return
         lang = await self.service.public_language(table.guild_id)
         seat = params.get("seat")
         if kind == "reminder":
@@ -431,7 +494,7 @@ class DiscordNotifier:
         try:
             await self._channel(table).send(**payload.send_kwargs())
         except discord.HTTPException as exc:
-            log.warning("table %d: announcement failed (%s %s)", table.id, exc.status, exc.code)
+            self._refused(table, "announcement", exc)
 
     async def _remind(self, table: Table, seat: int | None, deadline: float, lang: str) -> None:
         person = table.seats[seat] if seat is not None else None
@@ -447,7 +510,7 @@ class DiscordNotifier:
         try:
             await self._channel(table).send(**kwargs)
         except discord.HTTPException as exc:
-            log.warning("table %d: reminder failed (%s %s)", table.id, exc.status, exc.code)
+            self._refused(table, "reminder", exc)
         if seat in table.messages.dm_closed:
             return
         await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
@@ -456,6 +519,8 @@ class DiscordNotifier:
 
     async def rematch_changed(self, table: Table, check: ReadyCheck) -> None:
         """Post the ready check in the channel, then edit it as people answer and when it ends."""
+        if table.channel_gone:
+            return
         lang = await self.service.public_language(table.guild_id)
         payload = records.rematch_payload(table, check, lang)
         channel = self._channel(table)
@@ -479,6 +544,9 @@ class DiscordNotifier:
         state = self._public.pop(table.id, None)
         if state is not None and state.task is not None and state.task is not asyncio.current_task():
             state.task.cancel()
+        if table.channel_gone:  # deleted channel, or the bot left the server: write nothing there
+            await self.hands.close_table(table)
+            return
         if state is not None and state.ping is not None:
             await self._delete_quietly(table.channel_id, state.ping[0])
         if table.messages.lobby is not None and table.game is None:

@@ -76,3 +76,39 @@ async def test_sync_mode_builds_the_commands_without_a_database(tmp_path):
         names = [c.name for c in bot.tree.get_commands()]
         assert names == ["cuarenta"]
         assert not (tmp_path / "never.db").exists()
+
+
+def _readme_commands() -> list[str]:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.startswith("python3 -m venv")]
+
+
+def test_the_readme_commands_work_from_any_fresh_shell():
+    """Issue 12, fault 7: each command names the venv's interpreter, so a new terminal with no venv
+    active neither installs into the system Python nor trips over PEP 668; CI runs command 2 as written."""
+    from pathlib import Path
+
+    commands = _readme_commands()
+    assert len(commands) == 4, "two commands, in Spanish and in English"
+    for command in commands:
+        steps = [s.strip() for s in command.split("&&")]
+        assert steps[0] == "python3 -m venv .venv"
+        assert all(s.startswith(".venv/bin/") for s in steps[1:]), command
+        assert "activate" not in command
+    ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1] in ci.splitlines(), "CI runs the README's test command verbatim"
+
+
+def test_building_the_bot_prints_no_voice_warnings(caplog, tmp_path):
+    import logging
+
+    import discord
+
+    from bot.app import CuarentaBot
+
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True
+    caplog.set_level(logging.WARNING, logger="discord")
+    CuarentaBot(Settings(token="t", database_path=str(tmp_path / "x.db")))
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]

@@ -214,6 +214,45 @@ def test_from_position_refuses_impossible_positions():
         Game.from_position(Rules(), hands=[["7D"], []], table="3C", last_trail="4C", dealer=0, to_play=0)
 
 
+def test_from_position_refuses_a_last_trail_on_the_first_play_of_a_deal():
+    """R22: a caída falls on the card the previous player just trailed; before the first play of a deal
+    nobody has played in it, so a position that names a last trail there is impossible."""
+    five = ["AS 2S 3S 4S 5S", "AH 2H 3H 4H 5H"]
+    with pytest.raises(PositionError, match="first play of a deal"):
+        Game.from_position(Rules(), hands=five, table="6C", last_trail="6C", trailed_by=0, dealer=0, to_play=1)
+    with pytest.raises(PositionError, match="first play of a deal"):
+        Game.from_position(Rules(), hands=[["AS"], ["AH"]], table="6C", last_trail="6C", trailed_by=0,
+                           dealer=0, to_play=1, first_play=True)
+    game = Game.from_position(Rules(), hands=["AS 2S 3S 4S 5S", "6H 2H 3H 4H 5H"], table="6C", dealer=0,
+                              to_play=1)
+    events = game.play(Play.parse("6H", "6C"), seat=1)
+    assert not [e for e in events if e.kind == K.CAIDA], "taking a 6 on the first play is no caída"
+
+
+def test_from_position_makes_the_first_play_of_a_deal_explicit():
+    five = ["AS 2S 3S 4S 5S", "AH 2H 3H 4H 5H"]
+    with pytest.raises(PositionError, match="that is the first play of a deal"):
+        Game.from_position(Rules(), hands=five, dealer=0, to_play=1, first_play=False)
+    with pytest.raises(PositionError, match="the mano's"):
+        Game.from_position(Rules(), hands=[["AS"], []], dealer=0, to_play=0, first_play=True)
+    later = Game.from_position(Rules(), hands=[["AS", "2S"], ["AH", "2H"]], table="6C", last_trail="6C",
+                               trailed_by=0, dealer=0, to_play=1)
+    assert later.last_trail == Card.parse("6C"), "a later round of the deal: the dealer's trail stands"
+
+
+@pytest.mark.parametrize("scores", [(40, 0), (44, 0), (0, 42)])
+def test_from_position_refuses_scores_at_or_over_the_target(scores):
+    """R33: a side at the target has already won the chica (44–0 cannot be a position in quito)."""
+    with pytest.raises(PositionError, match="already won the chica"):
+        Game.from_position(Rules.preset("quito"), hands=[["7D"], []], scores=scores, dealer=0, to_play=0)
+    rapido = Rules.preset("rapido")
+    if max(scores) < 40:
+        return
+    with pytest.raises(PositionError):
+        Game.from_position(rapido, hands=[["7D"], []], scores=(20, 0), dealer=0, to_play=0)
+    Game.from_position(Rules.preset("quito"), hands=[["7D"], []], scores=(38, 36), dealer=0, to_play=0)
+
+
 # ------------------------------------------------------------------ views (hidden information)
 
 def test_view_shows_own_hand_only_and_hides_opponent_ronda_rank():
