@@ -130,6 +130,7 @@ async def run(tables: int, rounds: int, think: float) -> dict[str, float]:
         settings = Settings(token="bench", database_path=str(Path(tmp) / "load.db"), ai_delay=0)
         bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0)
         async with simcord.run(bot) as env:
+            env.settle_timeout = 600.0  # a burst of N plays takes real time; the default 5 s is for tests
             guild = env.create_guild("Load")
             pairs = []
             for i in range(tables):

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.competitions import QueueDiscord, QueueService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
@@ -28,7 +29,7 @@ from bot.ui.router import ComponentRouter
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard")  # tables first: it owns /cuarenta
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
@@ -68,12 +69,15 @@ class CuarentaBot(commands.AutoShardedBot):
         card_emojis: upload the 40 card emojis at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
 
-    Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``.
+    Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
+    (the `QueueService`) and ``queue_presenter``.
     """
 
     store: Store
     tables: TableService
     notifier: DiscordNotifier
+    queue: QueueService
+    queue_presenter: QueueDiscord
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -142,11 +146,15 @@ class CuarentaBot(commands.AutoShardedBot):
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures)
         self.tables.set_notifier(self.notifier)
+        self.queue = QueueService(self.store, self.tables, self.tables.clock)
+        self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
+        self.queue.presenter = self.queue_presenter
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._use_card_emojis()
         await self.tables.load()
+        await self.queue.load()
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -173,6 +181,7 @@ class CuarentaBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the table work, close the Discord connection, then the database."""
         if self._store_open:
+            await self.queue.close()
             await self.tables.close()
             await self.notifier.close()
         await super().close()

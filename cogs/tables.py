@@ -17,7 +17,7 @@ from bot.i18n import CATALOGS, lang_of, t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import records, render
+from bot.ui import answer, records, render
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -98,10 +98,7 @@ class TablesCog(commands.Cog):
     async def _say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """Answer ephemerally (or follow up if already answered)."""
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await answer.reply(interaction, text, **kwargs)
 
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
                      table: Table | None = None) -> None:
@@ -111,20 +108,21 @@ class TablesCog(commands.Cog):
         what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
         log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
                   interaction.user.id)
-        try:
-            await action(lang)
-        except TableError as error:
-            shown = table
-            if shown is None and error.params.get("seat") is not None:
-                shown = self.service.table_in_channel(interaction.channel_id or 0)
-            log.info("interaction %s refused: %s", interaction.id, error.key)
-            await self._say(interaction, render.error_text(error, lang, shown))
-        except Exception:
-            log.exception("interaction %s failed", interaction.id)
+        async with answer.watchdog(interaction):
             try:
-                await self._say(interaction, t("err.generic", lang))
-            except discord.HTTPException:
-                pass
+                await action(lang)
+            except TableError as error:
+                shown = table
+                if shown is None and error.params.get("seat") is not None:
+                    shown = self.service.table_in_channel(interaction.channel_id or 0)
+                log.info("interaction %s refused: %s", interaction.id, error.key)
+                await self._say(interaction, render.error_text(error, lang, shown))
+            except Exception:
+                log.exception("interaction %s failed", interaction.id)
+                try:
+                    await self._say(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
 
     async def _welcome(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         """DM the new player; if their DMs are closed, tell them here, ephemerally."""
@@ -231,7 +229,7 @@ class TablesCog(commands.Cog):
         seat, view = self.service.hand_view(table, interaction.user.id)
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
         payload = render.hand_payload(table, seat, view, lang, final=final)
-        await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+        await answer.reply(interaction, **payload.send_kwargs())
 
     @cuarenta.command(name=_s("table", "cmd.table.name"), description=_s("Post the table again at the bottom of the channel", "cmd.table.desc"))
     async def table(self, interaction: discord.Interaction) -> None:
@@ -298,7 +296,7 @@ class TablesCog(commands.Cog):
                 here = self.service.table_in_channel(interaction.channel_id or 0)
                 chosen = here.preset if here else "quito"
             payload = render.rules_payload(chosen, lang)
-            await interaction.response.send_message(ephemeral=True, **payload.send_kwargs())
+            await answer.reply(interaction, **payload.send_kwargs())
 
         await self._guard(interaction, run)
 
@@ -352,7 +350,7 @@ class TablesCog(commands.Cog):
         if on_dm_hand:
             self.notifier.hand_shown(table, seat)  # before any await: the presenter must not write it too
         try:
-            await interaction.response.edit_message(**payload.edit_kwargs())
+            await answer.edit(interaction, **payload.edit_kwargs())
         except discord.HTTPException:
             if on_dm_hand:
                 self.notifier.hands.forget_shown(table, seat)
@@ -371,7 +369,7 @@ class TablesCog(commands.Cog):
             await self._say(interaction, render.error_text(error, lang, table))
             return
         if card and _last_card_of(game, seat) == card:
-            await interaction.response.defer()  # a double click: the first click played it and answered
+            await answer.acknowledge(interaction)  # a double click: the first click played it and answered
             return
         hand = render.hand_payload(table, seat, game.view(seat), lang)
         if card and card not in {c.code for c in game.view(seat).hand}:

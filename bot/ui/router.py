@@ -31,6 +31,8 @@ import discord
 
 from bot.i18n import lang_of, t
 
+from . import answer
+
 log = logging.getLogger(__name__)
 
 DynamicFactory = type[discord.ui.DynamicItem[Any]]
@@ -122,7 +124,6 @@ class ComponentRouter:
         if interaction.response.is_done():
             return
         try:
-            await interaction.response.send_message(t("err.button_gone", lang_of(interaction.locale)),
-                                                    ephemeral=True)
+            await answer.reply(interaction, t("err.button_gone", lang_of(interaction.locale)))
         except discord.HTTPException as exc:
             log.info("interaction %s: could not answer (%s %s)", interaction.id, exc.status, exc.code)

@@ -132,3 +132,40 @@ async def test_property_every_click_gets_exactly_one_response(world, custom_id, 
                              values=[value] if value else [])
     assert result.acknowledged, custom_id
     assert world.env.errors_since(cursor) == (), custom_id
+
+
+async def test_a_slow_click_is_acknowledged_before_three_seconds_and_answered_after(world, monkeypatch):
+    """The 3-second guard: a click whose handling is held up (here the table service takes 3.5 s of
+    the virtual clock) is acknowledged at 2.5 s, and the play's answer then edits the hand through the
+    interaction."""
+    import asyncio
+
+    table = await start_vs_computer(world)
+    play = one_click_play(table)
+    nonce = table.nonce
+    service = world.bot.tables
+    real_play = service.play
+
+    async def slow_play(*args, **kwargs):
+        await asyncio.sleep(3.5)
+        return await real_play(*args, **kwargs)
+
+    monkeypatch.setattr(service, "play", slow_play)
+    hand = latest_hand(world.ana)
+    result = await world.ana.user.click(hand, custom_id=f"c4:p:1:{nonce}:{play.card.code}")
+    # SimCord lets the virtual clock run while a click waits for its answer, as Discord's would
+    assert result.acknowledged and result.deferred, "acknowledged by the guard, inside the 3 seconds"
+    await world.env.advance_time(1)
+
+    assert table.nonce > nonce, "then the play was made"
+    edited = latest_hand(world.ana)
+    assert f"c4:p:1:{nonce}:{play.card.code}" not in custom_ids(edited), "and the hand shows the new turn"
+    assert world.env.errors == []
+
+
+async def test_a_quick_click_is_never_deferred(world):
+    table = await start_vs_computer(world)
+    play = one_click_play(table)
+    result = await world.ana.user.click(latest_hand(world.ana), custom_id=f"c4:p:1:{table.nonce}:{play.card.code}")
+    await world.env.advance_time(5)
+    assert result.acknowledged and not result.deferred

@@ -88,11 +88,14 @@ async def test_a_burst_of_changes_makes_one_edit():
     async def sleep(seconds: float) -> None:
         await gate.wait()
 
+    import discord
+
     from bot.engine import Game, Rules
 
+    posted = discord.utils.time_snowflake(discord.utils.utcnow())  # a message posted just now
     table = Table(id=1, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status="playing",
                   seats=[Seat(None, ai="medio", ai_number=2), Seat(None, ai="medio", ai_number=1)],
-                  game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=99, public_hand=1))
+                  game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=posted, public_hand=1))
     notifier = DiscordNotifier(Client(), Service(), edit_interval=1.0, clock=lambda: 0.0, sleep=sleep,  # type: ignore[arg-type]
                                pictures=False)
     notifier._state(table).last_write = 0.0
@@ -103,7 +106,7 @@ async def test_a_burst_of_changes_makes_one_edit():
     assert edits == [], "the edit waits for its slot"
     gate.set()
     await notifier.settled()
-    assert edits == [99]
+    assert edits == [posted]
 
 
 async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the_next_is_posted(world):

@@ -1,0 +1,66 @@
+"""Persistent components of the queue (issue 11). custom_id formats (under 100 characters):
+
+    ``c4:q:<guild>:<action>``   the queue message and DMs: a (wait for 1 v 1), b (wait for 2 v 2),
+                                x (leave the queue), s ("still here")
+    ``c4:m:<match>:<vote>``     a proposed match: y (accept) or n (decline); the match id lives in memory
+                                only, so after a restart the click is told the match is no longer open
+
+Callbacks delegate to ``interaction.client.queue_handler`` (the competitions cog): no logic here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+QUEUE_ACTIONS = {"a": "1v1", "b": "2v2"}
+
+
+def _handler(interaction: discord.Interaction) -> Any:
+    return interaction.client.queue_handler  # type: ignore[attr-defined]
+
+
+class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:q:(?P<guild>\d+):(?P<action>[abxs])"):
+    """Join (1 v 1 / 2 v 2), leave, or "still here"."""
+
+    def __init__(self, guild_id: int, action: str, *, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c4:q:{guild_id}:{action}"))
+        self.guild_id = guild_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> QueueButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["guild"]), match["action"], label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the queue handler."""
+        await _handler(interaction).on_queue_button(interaction, self.guild_id, self.action)
+
+
+class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:m:(?P<match>\d+):(?P<vote>[yn])"):
+    """Accept or decline a proposed match."""
+
+    def __init__(self, match_id: int, accept: bool, *, label: str = "·") -> None:
+        style = discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"c4:m:{match_id}:{'y' if accept else 'n'}"))
+        self.match_id = match_id
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> MatchButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["match"]), match["vote"] == "y", label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the answer to the queue handler."""
+        await _handler(interaction).on_match_button(interaction, self.match_id, self.accept)
+
+
+QUEUE_ITEMS = (QueueButton, MatchButton)
+"""Register with ``bot.add_dynamic_items(*QUEUE_ITEMS)``."""

@@ -1,0 +1,402 @@
+"""The matchmaking queue (issue 11): join a server's queue for 1 v 1 or 2 v 2, get matched, accept within
+60 s, play at a table the bot opens (and referees) in the server's queue channel.
+
+The rules, as built:
+
+- A person waits in one queue at a time (across servers too), and never while seated at a table.
+- When enough people wait in a mode (2 for 1 v 1, 4 for 2 v 2), the earliest ones are proposed a match
+  and pinged. Each must accept within `ACCEPT_TIMEOUT` seconds. When all accept, the bot opens a thread in
+  the queue channel and a table in it with their seats; in 2 v 2 the teams are the split of the four with
+  the smallest difference in rating (`balance.balanced_teams`, the server's current season, 2 v 2).
+- Whoever declines, or has not accepted when the time is up, leaves the queue; the others go back to it
+  in their place (their ``joined_at`` is kept), and matching runs again.
+- An entry expires `EXPIRE_AFTER` seconds after joining or after its last "still here", with a "still
+  there?" DM `REMIND_AFTER` seconds in.
+- Entries and their clocks are stored (migration 0004) and survive a restart. A proposal still waiting
+  for answers at a restart is dropped, and its people are matched again from the queue (a new ping).
+
+The service holds no Discord code: it talks to a `QueuePresenter`, and opens tables through the
+`TableService`'s public methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.store import Store
+from bot.tables import TableError, TableService
+from bot.tables.timers import Clock, Scheduler
+
+from .balance import balanced_teams
+from .repo import Entry, QueueRepo
+
+log = logging.getLogger(__name__)
+
+MODES = ("1v1", "2v2")
+MATCH_SIZE = {"1v1": 2, "2v2": 4}
+ACCEPT_TIMEOUT = 60.0
+"""Seconds each matched person has to accept."""
+REMIND_AFTER = 20 * 60.0
+"""Seconds in the queue (since joining or the last "still here") before the "still there?" DM."""
+EXPIRE_AFTER = 30 * 60.0
+"""Seconds in the queue (since joining or the last "still here") after which the entry expires."""
+
+
+class QueueError(TableError):
+    """A refused queue action (an i18n key and its parameters, like every `TableError`)."""
+
+
+@dataclass
+class Proposal:
+    """A proposed match waiting for its people to accept.
+
+    Attributes:
+        id: in-memory number (a proposal does not outlive a restart). users: in queue order.
+        names: user id → name. accepted / declined: who answered. deadline: UTC seconds.
+        status: ``open``, ``started`` (``table_id``, ``channel_id`` set) or ``cancelled`` (``missing``:
+        who declined or did not answer). message_id: the ping's message, set by the presenter.
+    """
+
+    id: int
+    guild_id: int
+    mode: str
+    users: list[int]
+    names: dict[int, str]
+    deadline: float
+    accepted: set[int] = field(default_factory=set)
+    declined: set[int] = field(default_factory=set)
+    status: str = "open"
+    table_id: int | None = None
+    channel_id: int | None = None
+    missing: list[int] = field(default_factory=list)
+    message_id: int | None = None
+
+
+class QueuePresenter(Protocol):
+    """What the queue tells Discord (implemented by `bot.competitions.present.QueueDiscord`)."""
+
+    async def queue_changed(self, guild_id: int, counts: dict[str, int]) -> None:
+        """The number waiting changed: update the queue message."""
+
+    async def match_changed(self, proposal: Proposal) -> None:
+        """A proposal was made, answered, started or cancelled: post or edit its ping."""
+
+    async def make_channel(self, proposal: Proposal, channel_id: int) -> int:
+        """Open the place of the match's table under the queue channel; return its channel id."""
+
+    async def tell(self, entry: Entry, kind: str, **params: Any) -> None:
+        """A DM to one person: ``still_there`` (with a "still here" button), ``expired``, ``no_show``."""
+
+
+class QueueService:
+    """The matchmaking queue of every server.
+
+    Args:
+        store: the open store. tables: the table service (tables are opened through it).
+        clock: the `Clock` of the accept, reminder and expiry alarms (the tables' clock).
+    """
+
+    def __init__(self, store: Store, tables: TableService, clock: Clock,
+                 presenter: QueuePresenter | None = None) -> None:
+        self.repo = QueueRepo(store)
+        self.tables = tables
+        self.clock = clock
+        self.presenter = presenter
+        self.entries: dict[int, Entry] = {}
+        self.proposals: dict[int, Proposal] = {}
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.scheduler = Scheduler(clock, self._spawn)
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("queue work failed", exc_info=task.exception())
+
+    async def close(self) -> None:
+        """Stop the alarms and pending work."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def load(self) -> int:
+        """Restore the stored entries and their alarms (after a restart), then match again. Returns how
+        many entries were restored."""
+        for entry in await self.repo.entries():
+            self.entries[entry.user_id] = entry
+            self._arm(entry)
+        for guild_id, mode in {(e.guild_id, e.mode) for e in self.entries.values()}:
+            async with self._lock:
+                await self._match(guild_id, mode)
+        return len(self.entries)
+
+    # ------------------------------------------------------------------ queries
+
+    def counts(self, guild_id: int) -> dict[str, int]:
+        """How many wait in each mode of a server (people in a proposed match included)."""
+        out = dict.fromkeys(MODES, 0)
+        for entry in self.entries.values():
+            if entry.guild_id == guild_id:
+                out[entry.mode] += 1
+        return out
+
+    def _proposed(self, user_id: int) -> Proposal | None:
+        return next((p for p in self.proposals.values() if p.status == "open" and user_id in p.users), None)
+
+    # ------------------------------------------------------------------ people
+
+    async def set_channel(self, guild_id: int, channel_id: int, message_id: int | None) -> None:
+        """Make ``channel_id`` the server's queue channel (matches open as threads there)."""
+        await self.repo.set_queue_channel(guild_id, channel_id, message_id)
+
+    async def queue_channel(self, guild_id: int) -> tuple[int, int | None] | None:
+        """The server's queue channel and queue message ids, or None."""
+        return await self.repo.queue_channel(guild_id)
+
+    async def join(self, *, guild_id: int, user_id: int, name: str, locale: str, mode: str) -> int:
+        """Wait in a server's queue for ``mode``. Returns how many wait in that mode now.
+
+        Raises:
+            QueueError: ``err.queue_mode`` (unknown mode), ``err.queue_no_channel`` (the server has no
+            queue channel), ``err.queue_seated`` (params: table; seated at a table),
+            ``err.queue_already`` (params: mode; already waiting in a queue).
+        """
+        if mode not in MODES:
+            raise QueueError("err.queue_mode")
+        if await self.repo.queue_channel(guild_id) is None:
+            raise QueueError("err.queue_no_channel")
+        async with self._lock:
+            seated = self.tables.table_of_user(user_id)
+            if seated is not None:
+                raise QueueError("err.queue_seated", table=seated.id)
+            if user_id in self.entries:
+                raise QueueError("err.queue_already", mode=self.entries[user_id].mode)
+            now = self.clock.now()
+            entry = Entry(user_id, guild_id, mode, name, locale, now, now)
+            await self.repo.add(entry)
+            self.entries[user_id] = entry
+            self._arm(entry)
+            log.info("queue: user %d waits for %s in guild %d", user_id, mode, guild_id)
+            count = self.counts(guild_id)[mode]
+            await self._match(guild_id, mode)
+        self._changed(guild_id)
+        return count
+
+    async def leave(self, user_id: int) -> Entry:
+        """Leave the queue (also from a proposed match, which is then cancelled for the others).
+
+        Raises:
+            QueueError: ``err.queue_not_in``.
+        """
+        async with self._lock:
+            entry = self.entries.get(user_id)
+            if entry is None:
+                raise QueueError("err.queue_not_in")
+            proposal = self._proposed(user_id)
+            if proposal is not None:
+                proposal.declined.add(user_id)
+                await self._cancel(proposal)
+            else:
+                await self._drop([user_id])
+            await self._match(entry.guild_id, entry.mode)
+        self._changed(entry.guild_id)
+        return entry
+
+    async def still_here(self, user_id: int) -> Entry:
+        """"Still here": the entry's 30 minutes start again (its place is kept).
+
+        Raises:
+            QueueError: ``err.queue_not_in``.
+        """
+        async with self._lock:
+            entry = self.entries.get(user_id)
+            if entry is None:
+                raise QueueError("err.queue_not_in")
+            entry.renewed_at, entry.reminded = self.clock.now(), False
+            await self.repo.renew(user_id, entry.renewed_at, False)
+            self._arm(entry)
+        return entry
+
+    async def answer(self, proposal_id: int, user_id: int, accept: bool) -> Proposal:
+        """Accept or decline a proposed match. When the last person accepts, the table opens.
+
+        Raises:
+            QueueError: ``err.match_gone`` (no such open proposal), ``err.match_not_yours``.
+        """
+        async with self._lock:
+            proposal = self.proposals.get(proposal_id)
+            if proposal is None or proposal.status != "open":
+                raise QueueError("err.match_gone")
+            if user_id not in proposal.users:
+                raise QueueError("err.match_not_yours")
+            if accept:
+                proposal.accepted.add(user_id)
+                if proposal.accepted >= set(proposal.users):
+                    await self._open(proposal)
+                else:
+                    self._tell_match(proposal)
+            else:
+                proposal.declined.add(user_id)
+                await self._cancel(proposal)
+                await self._match(proposal.guild_id, proposal.mode)
+        self._changed(proposal.guild_id)
+        return proposal
+
+    # ------------------------------------------------------------------ matching (under the lock)
+
+    async def _match(self, guild_id: int, mode: str) -> None:
+        """Propose matches while enough people wait (the earliest first)."""
+        while True:
+            waiting = sorted((e for e in self.entries.values() if e.guild_id == guild_id and e.mode == mode
+                              and self._proposed(e.user_id) is None), key=lambda e: (e.joined_at, e.user_id))
+            seated = [e.user_id for e in waiting if self.tables.table_of_user(e.user_id) is not None]
+            if seated:  # sat down at a table meanwhile: never in a queue while seated
+                await self._drop(seated)
+                continue
+            size = MATCH_SIZE[mode]
+            if len(waiting) < size:
+                return
+            chosen = waiting[:size]
+            proposal = Proposal(next(self._ids), guild_id, mode, [e.user_id for e in chosen],
+                                {e.user_id: e.name for e in chosen}, self.clock.now() + ACCEPT_TIMEOUT)
+            self.proposals[proposal.id] = proposal
+            pid = proposal.id
+            self.scheduler.arm(("accept", pid), proposal.deadline, lambda pid=pid: self._accept_expired(pid))
+            log.info("queue: match %d proposed in guild %d (%s)", pid, guild_id, mode)
+            self._tell_match(proposal)
+
+    async def _accept_expired(self, proposal_id: int) -> None:
+        async with self._lock:
+            proposal = self.proposals.get(proposal_id)
+            if proposal is None or proposal.status != "open":
+                return
+            await self._cancel(proposal, no_show=True)
+            await self._match(proposal.guild_id, proposal.mode)
+        self._changed(proposal.guild_id)
+
+    async def _cancel(self, proposal: Proposal, *, no_show: bool = False) -> None:
+        """Whoever declined (or, at the deadline, did not accept) leaves the queue; the others stay in
+        their place."""
+        missing = [u for u in proposal.users if u in proposal.declined or (no_show and u not in proposal.accepted)]
+        proposal.status, proposal.missing = "cancelled", missing
+        self.scheduler.cancel(("accept", proposal.id))
+        if no_show:
+            for user_id in missing:
+                entry = self.entries.get(user_id)
+                if entry is not None:
+                    self._spawn(self._tell(entry, "no_show"))
+        await self._drop(missing)
+        log.info("queue: match %d cancelled (%d missing)", proposal.id, len(missing))
+        self._tell_match(proposal)
+
+    async def _open(self, proposal: Proposal) -> None:
+        """Everyone accepted: open the place and the table, seat them, start."""
+        self.scheduler.cancel(("accept", proposal.id))
+        entries = [self.entries[u] for u in proposal.users]
+        where = await self.repo.queue_channel(proposal.guild_id)
+        try:
+            if where is None or self.presenter is None:
+                raise QueueError("err.queue_no_channel")
+            channel_id = await self.presenter.make_channel(proposal, where[0])
+            if proposal.mode == "2v2":
+                ratings = await self.repo.ratings(proposal.guild_id, "2v2", proposal.users)
+                team_a, team_b = balanced_teams(proposal.users, ratings)
+                order = [(team_a[0], 0), (team_a[1], 0), (team_b[0], 1), (team_b[1], 1)]
+            else:
+                order = [(proposal.users[0], 0), (proposal.users[1], 1)]
+            by_user = {e.user_id: e for e in entries}
+            host = by_user[order[0][0]]
+            table = await self.tables.create(guild_id=proposal.guild_id, channel_id=channel_id,
+                                             user_id=host.user_id, name=host.name, locale=host.locale,
+                                             players=MATCH_SIZE[proposal.mode], guild_name="",
+                                             channel_name="")
+            table.meta["queue_match"] = proposal.id
+            for user_id, team in order[1:]:
+                e = by_user[user_id]
+                await self.tables.join(table.id, user_id=user_id, name=e.name, locale=e.locale,
+                                       team=team if proposal.mode == "2v2" else None)
+        except Exception as exc:
+            log.warning("queue: match %d could not open its table (%s)", proposal.id, exc)
+            proposal.declined |= {u for u in proposal.users if self.tables.table_of_user(u) is not None}
+            await self._cancel(proposal)
+            return
+        proposal.status, proposal.table_id, proposal.channel_id = "started", table.id, channel_id
+        await self._drop(proposal.users)
+        log.info("queue: match %d opened table %d", proposal.id, table.id)
+        self._tell_match(proposal)
+
+    async def _drop(self, user_ids: list[int]) -> None:
+        for user_id in user_ids:
+            self.entries.pop(user_id, None)
+            self.scheduler.cancel(("remind", user_id))
+            self.scheduler.cancel(("expire", user_id))
+        await self.repo.remove(user_ids)
+
+    # ------------------------------------------------------------------ entry clocks
+
+    def _arm(self, entry: Entry) -> None:
+        uid = entry.user_id
+        if not entry.reminded:
+            self.scheduler.arm(("remind", uid), entry.renewed_at + REMIND_AFTER, lambda: self._remind(uid))
+        self.scheduler.arm(("expire", uid), entry.renewed_at + EXPIRE_AFTER, lambda: self._expire(uid))
+
+    async def _remind(self, user_id: int) -> None:
+        async with self._lock:
+            entry = self.entries.get(user_id)
+            if entry is None or entry.reminded or self.clock.now() < entry.renewed_at + REMIND_AFTER:
+                return
+            entry.reminded = True
+            await self.repo.renew(user_id, entry.renewed_at, True)
+        await self._tell(entry, "still_there", deadline=entry.renewed_at + EXPIRE_AFTER)
+
+    async def _expire(self, user_id: int) -> None:
+        async with self._lock:
+            entry = self.entries.get(user_id)
+            if entry is None or self.clock.now() < entry.renewed_at + EXPIRE_AFTER:
+                return
+            proposal = self._proposed(user_id)
+            if proposal is not None:  # being matched right now: decide after the answers
+                uid = user_id
+                self.scheduler.arm(("expire", uid), proposal.deadline + 1, lambda: self._expire(uid))
+                return
+            await self._drop([user_id])
+            log.info("queue: user %d expired", user_id)
+        await self._tell(entry, "expired")
+        self._changed(entry.guild_id)
+
+    # ------------------------------------------------------------------ telling
+
+    async def _tell(self, entry: Entry, kind: str, **params: Any) -> None:
+        if self.presenter is None:
+            return
+        try:
+            await self.presenter.tell(entry, kind, **params)
+        except Exception:
+            log.exception("queue: telling user %d failed", entry.user_id)
+
+    def _tell_match(self, proposal: Proposal) -> None:
+        if self.presenter is not None:
+            self._spawn(self._guarded(self.presenter.match_changed, proposal))
+
+    def _changed(self, guild_id: int) -> None:
+        if self.presenter is not None:
+            self._spawn(self._guarded(self.presenter.queue_changed, guild_id, self.counts(guild_id)))
+
+    @staticmethod
+    async def _guarded(call: Callable[..., Awaitable[None]], *args: Any) -> None:
+        try:
+            await call(*args)
+        except Exception:
+            log.exception("queue: presenting failed")

@@ -1,0 +1,99 @@
+"""Answering an interaction exactly once, and always within Discord's 3 seconds (issue 12).
+
+Discord drops an interaction that gets no initial response within 3 s ("This interaction failed"). A
+click usually answers in milliseconds, but a busy event loop or a slow database write can hold it up.
+`watchdog` runs beside the handler: if no answer has started after `ACK_DEADLINE` seconds, it
+acknowledges the interaction (a deferred update for a click, a deferred ephemeral "thinking" for a
+command), and the handler's own answer then arrives as the follow-up or the edit of that response.
+
+Every answer goes through `reply`, `edit` or `acknowledge`, which take one lock per interaction, so the
+watchdog and the handler never both send an initial response (Discord would refuse the second, 40060).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+ACK_DEADLINE = 2.5
+"""Seconds after which an interaction that has no answer yet is acknowledged (Discord allows 3)."""
+
+
+def _lock(interaction: discord.Interaction) -> asyncio.Lock:
+    lock = interaction.extras.get("c4_answer_lock")
+    if lock is None:
+        lock = interaction.extras["c4_answer_lock"] = asyncio.Lock()
+    return lock  # type: ignore[no-any-return]
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
+                **kwargs: Any) -> None:
+    """Send a message in answer: the initial response, or a follow-up once the interaction was answered
+    or acknowledged. ``kwargs`` are those of ``send_message`` (embed, view, files, allowed_mentions).
+
+    Raises:
+        discord.HTTPException: Discord refused the message.
+    """
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message a component is on (the DM or ephemeral hand), as the initial response or, once
+    the click was acknowledged, as the edit of that message. ``kwargs`` are those of ``edit_message``.
+
+    Raises:
+        discord.HTTPException: Discord refused the edit.
+    """
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+        else:  # after a deferred update, the "original response" is the component's own message
+            await interaction.edit_original_response(**kwargs)
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge without a message (a click where nothing needs saying); nothing if already answered."""
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+async def _keep_alive(interaction: discord.Interaction, after: float, started: asyncio.Event) -> None:
+    await asyncio.sleep(after)
+    started.set()  # from here on the acknowledgement is not cancelled half-way
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            log.info("interaction %s: acknowledged after %.1f s, the answer follows", interaction.id, after)
+        except discord.HTTPException as exc:
+            log.info("interaction %s: could not acknowledge (%s %s)", interaction.id, exc.status, exc.code)
+
+
+@contextlib.asynccontextmanager
+async def watchdog(interaction: discord.Interaction, after: float = ACK_DEADLINE) -> AsyncIterator[None]:
+    """Run the body with the 3-second guard beside it (see the module docstring)."""
+    started = asyncio.Event()
+    task = asyncio.ensure_future(_keep_alive(interaction, after, started))
+    try:
+        yield
+    finally:
+        if not started.is_set():
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

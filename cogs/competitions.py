@@ -1,0 +1,178 @@
+"""``/cuarenta find [mode]`` and ``/cuarenta queue``, the queue buttons and the match ready check (issue 11).
+Thin: read the interaction, call the queue service, answer ephemerally in the user's language. No SQL,
+no game logic. The commands join the ``/cuarenta`` group of the tables cog (as the leaderboard's do)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.competitions import QUEUE_ITEMS, QueueButton, QueueDiscord, QueueService, queue_payload
+from bot.competitions.queue import ACCEPT_TIMEOUT
+from bot.i18n import lang_of, t
+from bot.tables import TableError
+from bot.ui import answer
+from bot.ui.render import make_view
+from cogs.tables import _s, command_error_text
+
+log = logging.getLogger(__name__)
+
+MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]
+BUTTON_MODES = {"a": "1v1", "b": "2v2"}
+
+
+class CompetitionsCog(commands.Cog):
+    """The matchmaking queue on Discord."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._moved: list[app_commands.Command | app_commands.Group] = []
+
+    @property
+    def queue(self) -> QueueService:
+        """The bot's queue service."""
+        return self.bot.queue  # type: ignore[attr-defined]
+
+    @property
+    def presenter(self) -> QueueDiscord:
+        """The queue's Discord presenter."""
+        return self.bot.queue_presenter  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        """Put the commands under ``/cuarenta`` and become the queue buttons' handler."""
+        group = self.bot.tree.get_command("cuarenta")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.competitions")
+        for command in self.__cog_app_commands__:
+            group.add_command(command)
+            self._moved.append(command)
+        self.__cog_app_commands__ = []
+        self.bot.queue_handler = self  # type: ignore[attr-defined]
+        self.bot.add_dynamic_items(*QUEUE_ITEMS)
+
+    async def cog_unload(self) -> None:
+        """Take the commands out of ``/cuarenta`` again."""
+        group = self.bot.tree.get_command("cuarenta")
+        if isinstance(group, app_commands.Group):
+            for command in self._moved:
+                group.remove_command(command.name)
+        self._moved.clear()
+        self.bot.remove_dynamic_items(*QUEUE_ITEMS)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Errors raised before a command body runs: an ephemeral message."""
+        try:
+            await answer.reply(interaction, command_error_text(interaction, error))
+        except discord.HTTPException:
+            pass
+
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
+        lang = lang_of(interaction.locale)
+        async with answer.watchdog(interaction):
+            try:
+                await action(lang)
+            except TableError as error:
+                log.info("interaction %s refused: %s", interaction.id, error.key)
+                await answer.reply(interaction, t(error.key, lang, **_mode_words(error.params, lang)))
+            except Exception:
+                log.exception("interaction %s failed", interaction.id)
+                try:
+                    await answer.reply(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name=_s("find", "cmd.find.name"),
+                          description=_s("Wait in this server's queue for a match", "cmd.find.desc"))
+    @app_commands.rename(mode=_s("mode", "opt.mode.name"))
+    @app_commands.describe(mode=_s("1 v 1 or 2 v 2 (default 1 v 1)", "opt.queue_mode.desc"))
+    @app_commands.choices(mode=MODE_CHOICES)
+    @app_commands.guild_only()
+    async def find(self, interaction: discord.Interaction, mode: str = "1v1") -> None:
+        """Join the queue of this server."""
+        await self._guard(interaction, lambda lang: self._join(interaction, interaction.guild_id or 0, mode, lang))
+
+    @app_commands.command(name=_s("queue", "cmd.queue.name"),
+                          description=_s("Make this channel the match queue and post its buttons (Manage Server)",
+                                         "cmd.queue.desc"))
+    @app_commands.guild_only()
+    async def queue_here(self, interaction: discord.Interaction) -> None:
+        """Make this channel the server's queue channel and post the queue message (pin it)."""
+
+        async def run(lang: str) -> None:
+            if not (interaction.permissions and interaction.permissions.manage_guild):
+                raise TableError("err.need_manage_guild")
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise TableError("err.queue_text_channel")
+            guild_id = interaction.guild_id or 0
+            public = await self.bot.tables.public_language(guild_id)  # type: ignore[attr-defined]
+            message = await interaction.channel.send(**queue_payload(guild_id, self.queue.counts(guild_id),
+                                                                     public).send_kwargs())
+            await self.queue.set_channel(guild_id, interaction.channel.id, message.id)
+            await answer.reply(interaction, t("ok.queue_channel_set", lang))
+
+        await self._guard(interaction, run)
+
+    # ------------------------------------------------------------------ components (bot.competitions.items)
+
+    async def _join(self, interaction: discord.Interaction, guild_id: int, mode: str, lang: str) -> None:
+        count = await self.queue.join(guild_id=guild_id, user_id=interaction.user.id,
+                                      name=interaction.user.display_name, locale=lang, mode=mode)
+        entry = self.queue.entries.get(interaction.user.id)
+        view = None
+        if entry is not None:
+            view = make_view([QueueButton(guild_id, "x", label=t("queue.leave", lang))])
+            text = t("ok.queue_joined", lang, mode=t(f"queue.mode.{mode}", lang), count=count)
+        else:  # matched at once
+            text = t("ok.queue_matched", lang, seconds=int(ACCEPT_TIMEOUT))
+        await answer.reply(interaction, text, **({"view": view} if view is not None else {}))
+
+    async def on_queue_button(self, interaction: discord.Interaction, guild_id: int, action: str) -> None:
+        """The queue message's buttons and the "still here" DM."""
+
+        async def run(lang: str) -> None:
+            if action in BUTTON_MODES:
+                await self._join(interaction, guild_id, BUTTON_MODES[action], lang)
+            elif action == "x":
+                entry = await self.queue.leave(interaction.user.id)
+                await answer.reply(interaction, t("ok.queue_left", lang, mode=t(f"queue.mode.{entry.mode}", lang)))
+            else:
+                await self.queue.still_here(interaction.user.id)
+                await answer.reply(interaction, t("ok.queue_still", lang))
+
+        await self._guard(interaction, run)
+
+    async def on_match_button(self, interaction: discord.Interaction, match_id: int, accept: bool) -> None:
+        """Accept or decline a proposed match."""
+
+        async def run(lang: str) -> None:
+            proposal = await self.queue.answer(match_id, interaction.user.id, accept)
+            if not accept:
+                text = t("ok.match_declined", lang)
+            elif proposal.status == "started":
+                text = t("ok.match_started", lang, table=proposal.table_id, link=f"<#{proposal.channel_id}>")
+            elif proposal.status == "cancelled":
+                text = t("err.match_gone", lang)
+            else:
+                text = t("ok.match_accepted", lang)
+            await answer.reply(interaction, text)
+
+        await self._guard(interaction, run)
+
+
+def _mode_words(params: dict[str, object], lang: str) -> dict[str, object]:
+    out = dict(params)
+    if isinstance(out.get("mode"), str):
+        out["mode"] = t(f"queue.mode.{out['mode']}", lang)
+    return out
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (after ``cogs.tables``)."""
+    await bot.add_cog(CompetitionsCog(bot))
