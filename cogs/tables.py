@@ -14,8 +14,8 @@ from discord.ext import commands
 
 from bot.engine import PRESET_NAMES
 from bot.i18n import CATALOGS, lang_of, t
-from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
-from bot.tables.errors import NotYourTurnError, StaleError
+from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
+from bot.tables.errors import NotYourTurnError, StaleError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import answer, records, render
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
@@ -116,7 +116,12 @@ class TablesCog(commands.Cog):
                 if shown is None and error.params.get("seat") is not None:
                     shown = self.service.table_in_channel(interaction.channel_id or 0)
                 log.info("interaction %s refused: %s", interaction.id, error.key)
-                await self._say(interaction, render.error_text(error, lang, shown))
+                text = render.error_text(error, lang, shown)
+                here = self.service.table_in_channel(interaction.channel_id or 0)
+                mine = self.service.table_of_user(interaction.user.id)
+                if here is not None and mine is not None and here is not mine and "table" not in error.params:
+                    text = f"{text} {t('err.about_table', lang, table=here.id, mine=mine.id)}"
+                await self._say(interaction, text)
             except Exception:
                 log.exception("interaction %s failed", interaction.id)
                 try:
@@ -252,9 +257,11 @@ class TablesCog(commands.Cog):
         async def run(lang: str) -> None:
             table = self._channel_table(interaction)
             can_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
-            await self.service.kick(table.id, user_id=interaction.user.id, target_id=player.id, can_manage=can_manage)
+            result = await self.service.kick(table.id, user_id=interaction.user.id, target_id=player.id,
+                                             can_manage=can_manage)
             name = discord.utils.escape_mentions(discord.utils.escape_markdown(player.display_name))
-            await self._say(interaction, t("ok.kicked", lang, name=name, table=table.id))
+            await self._say(interaction, t("ok.kicked_ended" if result.closed else "ok.kicked", lang, name=name,
+                                           table=table.id))
 
         await self._guard(interaction, run)
 
@@ -327,7 +334,9 @@ class TablesCog(commands.Cog):
                 await self._join(interaction, table, team, lang)
             elif action == "c":  # a lobby posted by an earlier version: the level menu is the one way now
                 await self._say(interaction, t("ok.use_level_menu", lang))
-            elif action == "x":
+            elif action == "x":  # the lobby's Leave never takes a seat out of a game that started
+                if table.status != LOBBY:
+                    raise WrongStateError("err.not_lobby" if table.is_open else "err.finished")
                 await self._leave(interaction, table, lang)
             else:
                 await self._start(interaction, table, lang)
@@ -368,11 +377,14 @@ class TablesCog(commands.Cog):
                 or game is None or table.status != PLAYING):
             await self._say(interaction, render.error_text(error, lang, table))
             return
-        if card and _last_card_of(game, seat) == card:
+        timed_out = bool(card) and table.timed_out.get(seat) == card
+        if card and not timed_out and _last_card_of(game, seat) == card:
             await answer.acknowledge(interaction)  # a double click: the first click played it and answered
             return
         hand = render.hand_payload(table, seat, game.view(seat), lang)
-        if card and card not in {c.code for c in game.view(seat).hand}:
+        if timed_out:
+            notice = t("err.timed_out_played", lang)
+        elif card and card not in {c.code for c in game.view(seat).hand}:
             notice = t("err.card_already_played", lang)
         elif isinstance(error, NotYourTurnError):
             notice = t("err.hand_changed_wait", lang, name=render.seat_name(table, game.to_play, lang))

@@ -486,4 +486,12 @@ MESSAGES.update({
     "dm.queue_still_there": "Still looking for a {mode} match? Press \"Still here\" or you will leave the queue {when}.",
     "dm.queue_expired": "You left the {mode} queue: 30 minutes passed without a match. Come back any time with /cuarenta find.",
     "dm.queue_no_show": "You did not accept the {mode} match in time, so you left the queue.",
+    "note.left_ended": "🚪 {name} left, and Table #{table} ended: no other person was playing.",
+    "note.kicked_ended": "🚪 {name} was removed, and Table #{table} ended: no other person was playing.",
+    "note.removed_ended": "🚪 {name} is no longer on the server, and Table #{table} ended: no other person was playing.",
+    "dm.left_ended": "You are no longer playing at Table #{table}, and the table ended: no other person was playing.",
+    "ok.kicked_ended": "{name} is out of Table #{table}, and the table ended: no other person was playing.",
+    "table.ended_gone": "Its channel no longer exists (it was deleted, or the bot is no longer on the server).",
+    "err.timed_out_played": "Your time ran out and the computer played that card for you. Here is your hand now:",
+    "err.about_table": "(This is about Table #{table} in this channel; your table is #{mine}.)",
 })

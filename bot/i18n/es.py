@@ -486,4 +486,12 @@ MESSAGES.update({
     "dm.queue_still_there": "¿Sigues buscando partida {mode}? Pulsa «Sigo aquí» o saldrás de la cola {when}.",
     "dm.queue_expired": "Saliste de la cola {mode}: pasaron 30 minutos sin partida. Vuelve cuando quieras con /cuarenta buscar.",
     "dm.queue_no_show": "No aceptaste la partida {mode} a tiempo, así que saliste de la cola.",
+    "note.left_ended": "🚪 {name} se levantó y la Mesa #{table} terminó: no quedaba ninguna persona jugando.",
+    "note.kicked_ended": "🚪 Sacaron a {name} y la Mesa #{table} terminó: no quedaba ninguna persona jugando.",
+    "note.removed_ended": "🚪 {name} ya no está en el servidor y la Mesa #{table} terminó: no quedaba ninguna persona jugando.",
+    "dm.left_ended": "Ya no juegas en la Mesa #{table}, y la mesa terminó: no quedaba ninguna persona jugando.",
+    "ok.kicked_ended": "{name} ya no juega en la Mesa #{table}, y la mesa terminó: no quedaba ninguna persona jugando.",
+    "table.ended_gone": "Su canal ya no existe (se borró, o el bot ya no está en el servidor).",
+    "err.timed_out_played": "Se te acabó el tiempo y la computadora jugó esa carta por ti. Esta es tu mano ahora:",
+    "err.about_table": "(Esto es sobre la Mesa #{table} de este canal; tu mesa es la #{mine}.)",
 })

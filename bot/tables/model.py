@@ -162,6 +162,9 @@ class Table:
     seen: dict[int, float] = field(default_factory=dict, repr=False)
     """When each seat's person last acted at the table (service clock, UTC seconds; in memory only): the
     presenter sends no turn alert to someone plainly at the table."""
+    timed_out: dict[int, str] = field(default_factory=dict, repr=False)
+    """Seat → code of the card the turn timer last played for its person, until they play themselves (in
+    memory): a late click on that card is told the time ran out, not silently acknowledged."""
     channel_gone: bool = field(default=False, repr=False)
     """The table's channel or thread no longer exists (deleted, or the bot lost it): the presenter
     writes nothing more to it (in memory: a table that ends this way is closed for good)."""

@@ -214,6 +214,7 @@ class PresenceMixin:
                 person.away = True
                 self._mark_casual(table)
             events = await self._apply(table, seat, play)  # type: ignore[attr-defined]
+            table.timed_out[seat] = play.card.code
             closed = self._close_if_nobody_left(table)
             if closed:
                 await self._save(table)  # type: ignore[attr-defined]
@@ -330,8 +331,8 @@ class PresenceMixin:
             closed = self._close_if_nobody_left(table)
             await self._save(table)  # type: ignore[attr-defined]
         log.info("table %d: seat %d handed to a computer player (%s)", table.id, seat, reason)
-        self._note(table, reason, seat=seat, name=name, user_id=user_id, locale=locale)
-        if new_host is not None:
+        self._note(table, reason, seat=seat, name=name, user_id=user_id, locale=locale, ended=closed)
+        if new_host is not None and not closed:
             self._note(table, "host", name=new_host.name, user_id=new_host.user_id)
         self._after(table, closed=closed)  # type: ignore[attr-defined]
         return LeaveResult(closed, new_host)
@@ -368,7 +369,7 @@ class PresenceMixin:
             if closed:
                 table.status = CLOSED
             await self._save(table)  # type: ignore[attr-defined]
-        self._note(table, "kicked", seat=seat, name=name, user_id=target_id)
+        self._note(table, "kicked", seat=seat, name=name, user_id=target_id, ended=closed)
         self._after(table, lobby=not closed, closed=closed)  # type: ignore[attr-defined]
         return LeaveResult(closed, new_host)
 

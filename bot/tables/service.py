@@ -136,9 +136,13 @@ class TableService(PresenceMixin, RematchMixin):
         """Restore every open table from the store (after a restart) and resume computer players whose
         turn it is. Returns the number of tables restored."""
         rows = await self.store.load_open_tables()
+        now = self.clock.now()
         for row in rows:
             table = self._from_row(row)
             self.tables[table.id] = table
+            # who acted when is kept in memory only; after a restart everyone counts as just seen, so
+            # the hands are edited in place (an open capture menu stays) rather than re-sent as alerts
+            table.seen.update({seat: now for seat, _ in table.humans()})
             await self._resume_clocks(table)
             if table.status == PLAYING:
                 self._spawn(self._resume(table))
@@ -255,6 +259,8 @@ class TableService(PresenceMixin, RematchMixin):
         """
         table = self.tables.get(table_id)
         if table is None:
+            if not 0 < table_id < 2**63:  # SQLite integers are 64-bit: a forged id names no table
+                raise UnknownTableError()
             row = await self.store.load_table(table_id)
             if row is None:
                 raise UnknownTableError()
@@ -603,6 +609,7 @@ class TableService(PresenceMixin, RematchMixin):
             else:
                 play = Play.trail(the_card)
             events = await self._apply(table, seat, play)
+            table.timed_out.pop(seat, None)
         self._after(table, events=events)
         return Played(seat, play, tuple(events))
 

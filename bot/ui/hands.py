@@ -290,8 +290,9 @@ class HandPresenter:
         except discord.HTTPException:
             return True  # a transient failure says nothing about the user's DMs
 
-    async def retire(self, table: Table, seat: int | None, locale: str) -> None:
-        """The person of ``seat`` left: their DM hand loses its buttons."""
+    async def retire(self, table: Table, seat: int | None, locale: str, *, ended: bool = False) -> None:
+        """The person of ``seat`` left: their DM hand loses its buttons and says a computer plays on
+        (or, with ``ended``, that the table ended with them)."""
         record = table.messages.dms.pop(str(seat), None) if seat is not None else None
         if seat is not None:
             self._keys.pop((table.id, seat), None)
@@ -300,7 +301,8 @@ class HandPresenter:
             return
         await self.service.save_messages(table)
         await self._edit_quietly(int(record["channel"]), int(record["message"]),
-                                 render.Payload(content=t("dm.left", locale, table=table.id)))
+                                 render.Payload(content=t("dm.left_ended" if ended else "dm.left", locale,
+                                                          table=table.id)))
 
     async def close_table(self, table: Table) -> None:
         """A table ended early: every DM hand shows the closing note, without buttons."""

@@ -470,8 +470,12 @@ class DiscordNotifier:
             text = t(f"note.{kind}", lang, name=seat_name(table, seat, lang))
         elif kind in ("left", "kicked", "removed"):
             name = clean(params.get("name") or "?")
+            ended = bool(params.get("ended"))
             if table.game is None:
                 text = t("note.kicked_lobby", lang, name=name)
+            elif ended:  # the last person went: the table ended (computer players never play on alone)
+                text = t(f"note.{kind}_ended", lang, name=name, table=table.id)
+                await self.hands.retire(table, seat, str(params.get("locale") or lang), ended=True)
             else:
                 ai = seat_name(table, seat, lang) if table.seats[seat] is not None else "?"
                 text = t(f"note.{kind}", lang, name=name, ai=ai)

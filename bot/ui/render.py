@@ -323,6 +323,8 @@ def moved_payload(table: Table, lang: str) -> Payload:
 def closed_payload(table: Table, lang: str) -> Payload:
     """The table message (or lobby, or a DM hand) of a table ended early, with its final state."""
     lines = [t("table.ended", lang, table=table.id)]
+    if table.channel_gone:
+        lines.append(t("table.ended_gone", lang))
     game = table.game
     if game is not None:
         lines.append(t("table.final", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
