@@ -130,7 +130,9 @@ async def run(tables: int, rounds: int, think: float) -> dict[str, float]:
         settings = Settings(token="bench", database_path=str(Path(tmp) / "load.db"), ai_delay=0)
         bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0)
         async with simcord.run(bot) as env:
-            env.settle_timeout = 600.0  # a burst of N plays takes real time; the default 5 s is for tests
+            # a burst of N plays takes real time (the default 5 s is for tests); SimCord also runs virtual
+            # timers due within this window while it settles, so it stays well under the 300 s turn timer
+            env.settle_timeout = 30.0  # a burst of N plays takes real time; the default 5 s is for tests
             guild = env.create_guild("Load")
             pairs = []
             for i in range(tables):
@@ -167,6 +169,13 @@ async def run(tables: int, rounds: int, think: float) -> dict[str, float]:
                 undo()
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
             plays = sum(len(t.game.plays) - plays0[tid] for tid, t in live.items())
+            # SimCord detaches the bot without closing it: stop its work and close the database here, or
+            # aiosqlite's worker thread keeps the process alive at exit
+            await env.bot.queue.close()
+            await env.bot.tables.close()
+            await env.bot.notifier.close()
+            env.bot._store_open = False
+            await env.bot.store.close()
     latencies = sorted((probe.acked[i] - s) * 1000 for i, s in probe.sent.items() if i in probe.acked)
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
     return {
@@ -186,12 +195,12 @@ def main() -> None:
     args = parser.parse_args()
     discord.utils.setup_logging(level=40)
     print("tables  interactions  answered  after 3 s   ack p50 / p95 / p99 ms   plays  plays/s (wall)  "
-          "REST/play  CPU ms/play  peak RSS MB")
+          "REST/play  CPU ms/play  peak RSS MB", flush=True)
     for n in args.tables:
         r = asyncio.run(run(n, args.rounds, args.think))
         print(f"{r['tables']:6}  {r['interactions']:12}  {r['answered']:8}  {r['late']:9}   "
               f"{r['p50']:7.1f} / {r['p95']:6.1f} / {r['p99']:6.1f}     {r['plays']:5}  {r['plays_s']:14.1f}  "
-              f"{r['rest']:9.2f}  {r['cpu']:11.1f}  {r['rss']:11.0f}")
+              f"{r['rest']:9.2f}  {r['cpu']:11.1f}  {r['rss']:11.0f}", flush=True)
 
 
 if __name__ == "__main__":

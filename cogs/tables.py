@@ -193,7 +193,7 @@ class TablesCog(commands.Cog):
         await self._say(interaction, t(key, lang, team="AB"[got], table=table.id))
         await self._welcome(interaction, table, lang)
 
-    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave this channel's table (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
+    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave your table, from any channel (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave this channel's table; mid-game a computer player takes the seat (the mesa goes on, casual)."""
         await self._guard(interaction, lambda lang: self._leave(interaction, self._own_table(interaction), lang))

@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "cmd.join.name": "join",
     "cmd.join.desc": "Take a seat at this channel's open table",
     "cmd.leave.name": "leave",
-    "cmd.leave.desc": "Leave this channel's table (mid-game, a computer player takes your seat)",
+    "cmd.leave.desc": "Leave your table, from any channel (mid-game, a computer player takes your seat)",
     "cmd.start.name": "start",
     "cmd.start.desc": "Start the table (host only); computer players take the empty seats",
     "cmd.hand.name": "hand",

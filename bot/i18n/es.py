@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     "cmd.join.name": "unirse",
     "cmd.join.desc": "Siéntate en la mesa abierta de este canal",
     "cmd.leave.name": "salir",
-    "cmd.leave.desc": "Levántate de la mesa de este canal (en juego, una computadora toma tu puesto)",
+    "cmd.leave.desc": "Levántate de tu mesa, desde cualquier canal (en juego, una computadora toma tu puesto)",
     "cmd.start.name": "empezar",
     "cmd.start.desc": "Empieza la mesa (solo quien la abrió); los asientos vacíos los toma la computadora",
     "cmd.hand.name": "mano",

@@ -124,6 +124,10 @@ class TableService(PresenceMixin, RematchMixin):
         """Serialises every operation that seats a person (create, join, rematch) across all tables, so
         that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
         self._reposted: dict[int, float] = {}
+        self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
+        """Called with the table inside the transaction that saves the last play of a mesa (with the
+        store's write lock held: run SQL on ``store.connection`` and do not commit). Competitions record
+        their results here, exactly once, as ratings are. A hook that raises rolls the play back."""
         self._init_rematch()
 
     def set_notifier(self, notifier: Notifier) -> None:
@@ -780,9 +784,14 @@ class TableService(PresenceMixin, RematchMixin):
         if play is not None:
             seq, seat, p = play
             row_play = (seq, seat, p.card.code, " ".join(c.code for c in p.sorted_captures()))
-            if game is not None and _play_ended_chica(game):
+            ended_chica = game is not None and _play_ended_chica(game)
+            hooks = list(self.mesa_hooks) if mesa is not None else []
+            if ended_chica or hooks:
                 async def before_commit() -> None:
-                    await self._record_chicas(table)
+                    if ended_chica:
+                        await self._record_chicas(table)
+                    for hook in hooks:
+                        await hook(table)
         self._sync_timers(table)
         await self.store.save_table(
             table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
