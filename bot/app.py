@@ -15,6 +15,8 @@ import discord
 from discord.ext import commands
 
 from bot.competitions import QueueDiscord, QueueService
+from bot.competitions.league_present import LeagueDiscord
+from bot.competitions.leagues import LeagueService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
@@ -29,7 +31,8 @@ from bot.ui.router import ComponentRouter
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions")  # tables first: it owns /cuarenta
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
+                                  "cogs.leagues")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
@@ -78,6 +81,8 @@ class CuarentaBot(commands.AutoShardedBot):
     notifier: DiscordNotifier
     queue: QueueService
     queue_presenter: QueueDiscord
+    leagues: LeagueService
+    league_presenter: LeagueDiscord
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -149,12 +154,16 @@ class CuarentaBot(commands.AutoShardedBot):
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
         self.queue.presenter = self.queue_presenter
+        self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
+        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
+        self.leagues.presenter = self.league_presenter
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._use_card_emojis()
         await self.tables.load()
         await self.queue.load()
+        await self.leagues.load()
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -182,6 +191,7 @@ class CuarentaBot(commands.AutoShardedBot):
         """Stop the table work, close the Discord connection, then the database."""
         if self._store_open:
             await self.queue.close()
+            await self.leagues.close()
             await self.tables.close()
             await self.notifier.close()
         await super().close()

@@ -2,10 +2,11 @@
 
     ``c4:q:<guild>:<action>``   the queue message and DMs: a (wait for 1 v 1), b (wait for 2 v 2),
                                 x (leave the queue), s ("still here")
+    ``c4:g:<league>:<action>``  a league: j (sign up), c (close the sign-up), p («Jugar»: my fixture)
     ``c4:m:<match>:<vote>``     a proposed match: y (accept) or n (decline); the match id lives in memory
                                 only, so after a restart the click is told the match is no longer open
 
-Callbacks delegate to ``interaction.client.queue_handler`` (the competitions cog): no logic here.
+Callbacks delegate to ``interaction.client.queue_handler`` / ``league_handler`` (the cogs): no logic here.
 """
 
 from __future__ import annotations
@@ -64,3 +65,29 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:m:(?P
 
 QUEUE_ITEMS = (QueueButton, MatchButton)
 """Register with ``bot.add_dynamic_items(*QUEUE_ITEMS)``."""
+
+
+class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:g:(?P<league>\d+):(?P<action>[jcp])"):
+    """A league's buttons: j (sign up, on the sign-up message), c (close the sign-up: the organizer),
+    p («Jugar»: my fixture of this round, on the round message)."""
+
+    def __init__(self, league_id: int, action: str, *, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c4:g:{league_id}:{action}"))
+        self.league_id = league_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> LeagueButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["league"]), match["action"], label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the league handler."""
+        await interaction.client.league_handler.on_league_button(  # type: ignore[attr-defined]
+            interaction, self.league_id, self.action)
+
+
+LEAGUE_ITEMS = (LeagueButton,)
+"""Register with ``bot.add_dynamic_items(*LEAGUE_ITEMS)``."""

@@ -1,0 +1,193 @@
+"""Leagues on Discord (issue 11): the sign-up message, each round's fixtures with «Jugar», results with the
+standings, the reminder, the champion, and the thread a fixture is played in. Public text in the
+server's language."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.i18n import t
+from bot.tables import TableService
+from bot.ui import limits
+from bot.ui.render import Payload, make_view, when_text
+from bot.ui.words import clean
+
+from .items import LeagueButton
+from .league_repo import Fixture, League
+from .leagues import LeagueService
+
+log = logging.getLogger(__name__)
+
+COLOR = discord.Colour(0x1F8B4C)
+
+
+def _name(league: League, side_no: int | None) -> str:
+    if side_no is None:
+        return "?"
+    return clean(league.side(side_no).name)
+
+
+def standings_text(service: LeagueService, league: League, lang: str) -> str:
+    """The standings as a monospaced table: position, side, played, won, lost, points, chicas ±, tantos ±."""
+    rows = service.standings(league)
+    head = t("league.table_head", lang)
+    lines = [head]
+    for row in rows:
+        side = league.side(row.side)
+        name = side.name[:16] + ("…" if len(side.name) > 16 else "")
+        if side.removed:
+            name = f"({name})"
+        lines.append(f"{row.rank:>2} {name:<17} {row.played:>2} {row.won:>2} {row.lost:>2} {row.points:>3} "
+                     f"{row.chicas_for:>2}-{row.chicas_against:<2} {row.tantos_for:>4}-{row.tantos_against:<4}")
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def fixture_line(league: League, f: Fixture, lang: str) -> str:
+    """One fixture, with its result when it has one."""
+    a, b = _name(league, f.side_a), _name(league, f.side_b)
+    if f.status == "done":
+        return t("league.fx_done", lang, a=a, b=b, ca=f.chicas[0], cb=f.chicas[1], winner=_name(league, f.winner))
+    if f.status == "walkover":
+        return t("league.fx_walkover", lang, a=a, b=b, winner=_name(league, f.winner))
+    if f.status == "double_loss":
+        return t("league.fx_double_loss", lang, a=a, b=b)
+    if f.status == "playing":
+        return t("league.fx_playing", lang, a=a, b=b, table=f.table_id)
+    ready = [x for x, r in ((a, f.ready_a), (b, f.ready_b)) if r]
+    if ready:
+        return t("league.fx_waiting", lang, a=a, b=b, ready=", ".join(ready))
+    return t("league.fx_pending", lang, a=a, b=b)
+
+
+def signup_payload(league: League, lang: str) -> Payload:
+    """The sign-up message: the league's terms, who signed up, the sign-up and close buttons."""
+    mode = t(f"queue.mode.{league.mode}", lang)
+    terms = t("league.terms", lang, mode=mode, preset=league.preset, days=league.round_days,
+              rr=t("league.double" if league.double else "league.single", lang), win=league.win_points,
+              loss=league.loss_points, bonus=league.zapateria_bonus,
+              policy=t(f"league.policy.{league.policy}", lang))
+    signed = [clean(s.name) + ("" if s.accepted else " ⏳") for s in league.sides]
+    lines = [terms, "", t("league.signed", lang, count=sum(1 for s in league.sides if s.accepted)),
+             ", ".join(signed) or "—"]
+    if league.status == "signup":
+        lines.append(t("league.signup_help_2v2" if league.mode == "2v2" else "league.signup_help", lang,
+                       league=league.id))
+        view = make_view([LeagueButton(league.id, "j", label=t("league.join", lang), style=discord.ButtonStyle.primary),
+                          LeagueButton(league.id, "c", label=t("league.close", lang))])
+    else:
+        lines.append(t("league.signup_over", lang))
+        view = None
+    embed = discord.Embed(title=t("league.title", lang, league=league.id, name=clean(league.name)), colour=COLOR,
+                          description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
+    return Payload(embed=embed, view=view)
+
+
+def round_payload(service: LeagueService, league: League, lang: str) -> Payload:
+    """A round's message: its fixtures (and bye), the deadline, the standings, and «Jugar»."""
+    rnd = league.current_round
+    lines = [fixture_line(league, f, lang) for f in league.fixtures if f.round == rnd]
+    if rnd in league.byes:
+        lines.append(t("league.bye", lang, name=_name(league, league.byes[rnd])))
+    if league.round_deadline is not None:
+        lines += ["", t("league.deadline", lang, when=when_text(league.round_deadline),
+                        policy=t(f"league.policy.{league.policy}", lang))]
+    lines += ["", standings_text(service, league, lang)]
+    embed = discord.Embed(title=t("league.round_title", lang, name=clean(league.name), round=rnd, rounds=league.rounds),
+                          colour=COLOR, description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
+    view = make_view([LeagueButton(league.id, "p", label=t("league.play", lang), style=discord.ButtonStyle.success)])
+    return Payload(embed=embed, view=view)
+
+
+def final_payload(service: LeagueService, league: League, lang: str) -> Payload:
+    """The end: the champion (or the cancellation) and the final standings."""
+    rows = service.standings(league)
+    if league.status == "cancelled":
+        head = t("league.cancelled", lang, name=clean(league.name))
+    elif rows:
+        head = t("league.champion", lang, name=clean(league.name), champion=_name(league, rows[0].side))
+    else:
+        head = t("league.cancelled", lang, name=clean(league.name))
+    embed = discord.Embed(title=t("league.final_title", lang, name=clean(league.name)), colour=COLOR,
+                          description=limits.clip(f"{head}\n\n{standings_text(service, league, lang)}",
+                                                  limits.EMBED_DESCRIPTION))
+    return Payload(embed=embed)
+
+
+class LeagueDiscord:
+    """Implements `bot.competitions.leagues.LeaguePresenter` with the bot token."""
+
+    def __init__(self, client: discord.Client, tables: TableService, leagues: LeagueService) -> None:
+        self.client = client
+        self.tables = tables
+        self.leagues = leagues
+
+    def _channel(self, league: League) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
+
+    async def _send(self, league: League, payload: Payload, *, pings: bool = False) -> int | None:
+        kwargs = payload.send_kwargs()
+        if pings:
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
+        try:
+            return (await self._channel(league).send(**kwargs)).id
+        except discord.HTTPException as exc:
+            log.warning("league %d: message failed (%s %s)", league.id, exc.status, exc.code)
+            return None
+
+    async def signup_changed(self, league: League) -> None:
+        """Post the sign-up message once, then edit it."""
+        lang = await self.tables.public_language(league.guild_id)
+        payload = signup_payload(league, lang)
+        if league.signup_message_id is None:
+            league.signup_message_id = await self._send(league, payload)
+            await self.leagues.repo.save_league(league)
+            return
+        try:
+            await self._channel(league).get_partial_message(league.signup_message_id).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("league %d: sign-up message not edited (%s %s)", league.id, exc.status, exc.code)
+
+    async def round_started(self, league: League) -> None:
+        """Post the round with its fixtures and «Jugar», pinging the players."""
+        lang = await self.tables.public_language(league.guild_id)
+        payload = round_payload(self.leagues, league, lang)
+        people = {u for s in league.sides if s.accepted and not s.removed for u in s.users}
+        payload.content = " ".join(f"<@{u}>" for u in sorted(people))[:1900] or None
+        await self._send(league, payload, pings=True)
+
+    async def result(self, league: League, fixture: Fixture) -> None:
+        """Announce a fixture's result, with the standings."""
+        lang = await self.tables.public_language(league.guild_id)
+        text = f"{fixture_line(league, fixture, lang)}\n{standings_text(self.leagues, league, lang)}"
+        await self._send(league, Payload(content=limits.clip(text, limits.CONTENT)))
+
+    async def reminder(self, league: League, fixtures: list[Fixture]) -> None:
+        """A day before the deadline: ping the players of the unplayed fixtures."""
+        lang = await self.tables.public_language(league.guild_id)
+        people = sorted({u for f in fixtures for s in (f.side_a, f.side_b) for u in league.side(s).users})
+        text = t("league.reminder", lang, mentions=" ".join(f"<@{u}>" for u in people), round=league.current_round,
+                 when=when_text(league.round_deadline or 0), name=clean(league.name))
+        await self._send(league, Payload(content=text), pings=True)
+
+    async def finished(self, league: League) -> None:
+        """The final standings and the champion."""
+        lang = await self.tables.public_language(league.guild_id)
+        await self._send(league, final_payload(self.leagues, league, lang))
+
+    async def make_channel(self, league: League, fixture: Fixture) -> int:
+        """A public thread of the league channel for the fixture's table.
+
+        Raises:
+            discord.HTTPException, discord.ClientException: Discord refused; the play is refused too.
+        """
+        channel = self.client.get_channel(league.channel_id) or await self.client.fetch_channel(league.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise discord.ClientException("the league channel is not a text channel")
+        lang = await self.tables.public_language(league.guild_id)
+        name = t("league.thread", lang, name=league.name, round=fixture.round, a=league.side(fixture.side_a).name,
+                 b=league.side(fixture.side_b).name)[:100]
+        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                             auto_archive_duration=1440)
+        return thread.id

@@ -1,0 +1,562 @@
+"""Casual leagues refereed by the bot (issue 11): sign-up (pairs in 2 v 2: one invites, the other accepts),
+a round-robin draw by the circle method, rounds with deadlines, «Jugar» to open a fixture's table, results
+recorded by the bot itself, standings with tiebreakers, walkovers, and a champion.
+
+The written rules, as built:
+
+- A fixture's result is recorded in the same transaction as the last play of its mesa (a
+  `TableService.mesa_hooks` hook), exactly once. Team A of the table is the fixture's first side.
+- A fixture's table that ends without a winner (``/cuarenta end``, or everyone left it to computers)
+  records nothing: the fixture can be played again (press «Jugar» again) until the round's deadline. A
+  mesa that finishes counts as played, whoever (person or substitute computer) finished it.
+- At a round's deadline every fixture not played yet is decided by the league's policy: ``walkover``:
+  the side that pressed «Jugar» (and waited) wins, 0 chicas to 0; if neither or both did, a double loss;
+  ``double_loss``: a double loss. A fixture whose mesa is still being played is left to finish. The next
+  round starts when every fixture of the round has a result; after the last one, the champion is posted.
+- A reminder goes out a day before the deadline (for rounds longer than a day).
+- The organizer (the creator, or a member with Manage Server) can extend the deadline, award a walkover,
+  remove a side (its remaining fixtures become walkovers for its opponents) and cancel the league.
+- Deadlines are absolute UTC seconds, stored, and re-armed after a restart like the turn timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+from bot.engine import EventKind, Rules, RulesError
+from bot.store import Store
+from bot.tables import FINISHED, Table, TableError, TableService
+from bot.tables.timers import Clock, Scheduler
+
+from .fixtures import round_robin
+from .league_repo import Fixture, League, LeagueRepo, Side
+from .standings import MesaResult, Points, Row
+from .standings import table as standings_table
+
+log = logging.getLogger(__name__)
+
+DAY = 86400.0
+REMIND_BEFORE = DAY
+"""Seconds before a round's deadline when the players of unplayed fixtures are reminded."""
+
+
+class LeagueError(TableError):
+    """A refused league action (an i18n key and its parameters)."""
+
+
+class LeaguePresenter(Protocol):
+    """What the leagues tell Discord (`bot.competitions.league_present.LeagueDiscord`)."""
+
+    async def signup_changed(self, league: League) -> None:
+        """Post or edit the sign-up message."""
+
+    async def round_started(self, league: League) -> None:
+        """Post the round's fixtures with the «Jugar» button."""
+
+    async def result(self, league: League, fixture: Fixture) -> None:
+        """A fixture got its result (played, walkover, double loss): announce it with the standings."""
+
+    async def reminder(self, league: League, fixtures: list[Fixture]) -> None:
+        """A day before the deadline: ping the players of these unplayed fixtures."""
+
+    async def finished(self, league: League) -> None:
+        """The last round is over, or the league was cancelled: final standings and champion."""
+
+    async def make_channel(self, league: League, fixture: Fixture) -> int:
+        """Open the place of a fixture's table (a thread of the league channel); return its id."""
+
+
+class LeagueService:
+    """Every league of every server.
+
+    Args:
+        store: the open store. tables: the table service (tables open through it; results come from
+            its mesa hook). clock: the tables' `Clock`. presenter: the Discord side (set later is fine).
+    """
+
+    def __init__(self, store: Store, tables: TableService, clock: Clock,
+                 presenter: LeaguePresenter | None = None) -> None:
+        self.repo = LeagueRepo(store)
+        self.tables = tables
+        self.clock = clock
+        self.presenter = presenter
+        self.leagues: dict[int, League] = {}
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.scheduler = Scheduler(clock, self._spawn)
+        tables.mesa_hooks.append(self._on_mesa)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("league work failed", exc_info=task.exception())
+
+    def _tell(self, method: str, *args: Any) -> None:
+        if self.presenter is None:
+            return
+        call = getattr(self.presenter, method)
+
+        async def run() -> None:
+            try:
+                await call(*args)
+            except Exception:
+                log.exception("league: %s failed", method)
+
+        self._spawn(run())
+
+    async def close(self) -> None:
+        """Stop the alarms and pending work."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def load(self) -> int:
+        """Restore the leagues in sign-up or running and re-arm their deadlines (after a restart)."""
+        for league in await self.repo.open_leagues():
+            self.leagues[league.id] = league
+            self._arm(league)
+        return len(self.leagues)
+
+    # ------------------------------------------------------------------ queries
+
+    def get(self, league_id: int, guild_id: int) -> League:
+        """An open league of this server.
+
+        Raises:
+            LeagueError: ``err.league_unknown`` (none with that id here; leagues never cross servers).
+        """
+        league = self.leagues.get(league_id)
+        if league is None or league.guild_id != guild_id:
+            raise LeagueError("err.league_unknown", league=league_id)
+        return league
+
+    def pick(self, guild_id: int, league_id: int | None, user_id: int | None = None) -> League:
+        """The league a command means: the one named, else the caller's open league on this server, else
+        the server's only open league.
+
+        Raises:
+            LeagueError: ``err.league_unknown``, or ``err.league_which`` (several open: name one).
+        """
+        if league_id is not None:
+            return self.get(league_id, guild_id)
+        here = [lg for lg in self.leagues.values() if lg.guild_id == guild_id]
+        if user_id is not None:
+            mine = [lg for lg in here if lg.side_of(user_id) is not None]
+            if len(mine) == 1:
+                return mine[0]
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            raise LeagueError("err.league_none")
+        raise LeagueError("err.league_which", leagues=", ".join(f"#{lg.id} {lg.name}" for lg in here))
+
+    async def history(self, guild_id: int) -> list[League]:
+        """Every league of a server, newest first (finished and cancelled included)."""
+        return await self.repo.leagues_of(guild_id)
+
+    def standings(self, league: League) -> list[Row[int]]:
+        """The standings by side number (see `bot.competitions.standings.table`)."""
+        results = [MesaResult(f.side_a, f.side_b, f.winner, f.chicas, f.tantos, f.zapateria)
+                   for f in league.fixtures if f.resolved]
+        sides = [s.side_no for s in league.sides if s.accepted]
+        return standings_table(sides, results, Points(league.win_points, league.loss_points,
+                                                      league.zapateria_bonus))
+
+    def next_fixture(self, league: League, user_id: int) -> Fixture | None:
+        """The caller's first fixture without a result, from the current round on."""
+        side = league.side_of(user_id)
+        if side is None:
+            return None
+        return next((f for f in league.fixtures if not f.resolved and f.round >= league.current_round
+                     and side.side_no in (f.side_a, f.side_b)), None)
+
+    @staticmethod
+    def can_organize(league: League, user_id: int, can_manage: bool) -> bool:
+        """The creator, or a member with Manage Server."""
+        return can_manage or league.organizer_id == user_id
+
+    # ------------------------------------------------------------------ creating and signing up
+
+    async def create(self, *, guild_id: int, channel_id: int, organizer_id: int, name: str, mode: str,
+                     preset: str, double: bool = False, round_days: int = 7, win_points: int = 2,
+                     loss_points: int = 0, zapateria_bonus: int = 0, policy: str = "walkover") -> League:
+        """Create a league in sign-up; its sign-up message is posted in ``channel_id``.
+
+        Raises:
+            LeagueError: ``err.league_bad`` (params: what) for a bad name, mode, preset, round length,
+            points or policy.
+        """
+        name = name.strip()
+        if not 1 <= len(name) <= 60:
+            raise LeagueError("err.league_bad", what="name")
+        if mode not in ("1v1", "2v2"):
+            raise LeagueError("err.league_bad", what="mode")
+        try:
+            Rules.preset(preset)
+        except RulesError:
+            raise LeagueError("err.league_bad", what="preset") from None
+        if not 1 <= round_days <= 60:
+            raise LeagueError("err.league_bad", what="days")
+        if not (0 <= loss_points < win_points <= 10 and 0 <= zapateria_bonus <= 5):
+            raise LeagueError("err.league_bad", what="points")
+        if policy not in ("walkover", "double_loss"):
+            raise LeagueError("err.league_bad", what="policy")
+        league = League(0, guild_id, channel_id, name, mode, preset, double, round_days, win_points, loss_points,
+                        zapateria_bonus, policy, "signup", organizer_id)
+        async with self._lock:
+            league.id = await self.repo.create(league)
+            self.leagues[league.id] = league
+        log.info("league %d created in guild %d", league.id, guild_id)
+        self._tell("signup_changed", league)
+        return league
+
+    async def sign_up(self, league: League, *, user_id: int, name: str, locale: str = "es",
+                      partner_id: int | None = None, partner_name: str | None = None) -> Side:
+        """Sign up (1 v 1), or in 2 v 2 invite a partner, or accept the partner's invitation.
+
+        Returns:
+            The side: ``accepted`` False while the invited partner has not accepted.
+
+        Raises:
+            LeagueError: ``err.league_closed`` (sign-up is over), ``err.league_signed`` (already signed),
+            ``err.league_partner_needed`` (2 v 2 without a partner), ``err.league_partner_self``,
+            ``err.league_partner_taken`` (params: name).
+        """
+        async with self._lock:
+            if league.status != "signup":
+                raise LeagueError("err.league_closed", league=league.id)
+            if league.mode == "1v1":
+                if league.side_of(user_id) is not None:
+                    raise LeagueError("err.league_signed", league=league.id)
+                side = Side(_next_no(league), user_id, name, locale1=locale)
+            else:
+                if partner_id is None:
+                    raise LeagueError("err.league_partner_needed")
+                if partner_id == user_id:
+                    raise LeagueError("err.league_partner_self")
+                invite = next((s for s in league.sides if not s.accepted and s.user1 == partner_id
+                               and s.user2 == user_id), None)
+                if invite is not None:
+                    invite.accepted, invite.name2, invite.locale2 = True, name, locale
+                    await self.repo.save_side(league.id, invite)
+                    for other in [s for s in league.sides if s is not invite and not s.accepted
+                                  and user_id in s.users]:  # any invitation of theirs lapses
+                        league.sides.remove(other)
+                        await self.repo.delete_side(league.id, other.side_no)
+                    self._tell("signup_changed", league)
+                    return invite
+                mine = league.side_of(user_id)
+                if mine is not None and mine.accepted:
+                    raise LeagueError("err.league_signed", league=league.id)
+                theirs = league.side_of(partner_id)
+                if theirs is not None and theirs.accepted:
+                    raise LeagueError("err.league_partner_taken", name=partner_name or "?")
+                if mine is not None:  # a new invitation replaces the old one
+                    league.sides.remove(mine)
+                    await self.repo.delete_side(league.id, mine.side_no)
+                side = Side(_next_no(league), user_id, name, partner_id, partner_name, accepted=False,
+                            locale1=locale)
+            league.sides.append(side)
+            await self.repo.save_side(league.id, side)
+        self._tell("signup_changed", league)
+        return side
+
+    async def close_signup(self, league: League, *, user_id: int, can_manage: bool) -> League:
+        """Close the sign-up, draw the fixtures and start round 1.
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_closed``, ``err.league_few``.
+        """
+        if not self.can_organize(league, user_id, can_manage):
+            raise LeagueError("err.league_not_organizer")
+        async with self._lock:
+            if league.status != "signup":
+                raise LeagueError("err.league_closed", league=league.id)
+            sides = [s for s in league.sides if s.accepted]
+            if len(sides) < 2:
+                raise LeagueError("err.league_few")
+            for stale in [s for s in league.sides if not s.accepted]:
+                league.sides.remove(stale)
+                await self.repo.delete_side(league.id, stale.side_no)
+            for number, (fixtures, bye) in enumerate(round_robin([s.side_no for s in sides], double=league.double),
+                                                     start=1):
+                league.fixtures += [Fixture(0, number, a, b) for a, b in fixtures]
+                if bye is not None:
+                    league.byes[number] = bye
+            league.status, league.current_round = "running", 1
+            league.round_deadline = self.clock.now() + league.round_days * DAY
+            await self.repo.draw(league)
+            self._arm(league)
+        log.info("league %d: draw made, %d rounds", league.id, league.rounds)
+        self._tell("signup_changed", league)
+        self._tell("round_started", league)
+        return league
+
+    # ------------------------------------------------------------------ playing
+
+    async def play(self, league: League, *, user_id: int) -> tuple[str, Fixture]:
+        """«Jugar»: the caller's side is ready for its fixture of the current round. When the other side
+        is ready too, the table opens (a thread of the league channel, the league's rules).
+
+        Returns:
+            ``("waiting", fixture)``, ``("opened", fixture)`` (``table_id`` set) or ``("playing",
+            fixture)`` (its table is already open).
+
+        Raises:
+            LeagueError: ``err.league_not_running``, ``err.league_not_in``, ``err.league_no_fixture``
+            (nothing to play this round), ``err.league_seated`` (params: table; seated elsewhere).
+        """
+        async with self._lock:
+            if league.status != "running":
+                raise LeagueError("err.league_not_running", league=league.id)
+            side = league.side_of(user_id)
+            if side is None or not side.accepted:
+                raise LeagueError("err.league_not_in", league=league.id)
+            fixture = next((f for f in league.fixtures if f.round == league.current_round and not f.resolved
+                            and side.side_no in (f.side_a, f.side_b)), None)
+            if fixture is None:
+                raise LeagueError("err.league_no_fixture", league=league.id, round=league.current_round)
+            if fixture.status == "playing":
+                table = self.tables.tables.get(fixture.table_id or 0)
+                if table is not None and table.is_open:
+                    return "playing", fixture
+                # ended without a result: the fixture is to play again, and both sides press «Jugar» anew
+                fixture.status, fixture.table_id, fixture.ready_a, fixture.ready_b = "pending", None, None, None
+            now = self.clock.now()
+            if side.side_no == fixture.side_a:
+                fixture.ready_a = now
+            else:
+                fixture.ready_b = now
+            if fixture.ready_a is None or fixture.ready_b is None:
+                await self.repo.save_fixture(fixture)
+                return "waiting", fixture
+            for person in [*league.side(fixture.side_a).users, *league.side(fixture.side_b).users]:
+                seated = self.tables.table_of_user(person)
+                if seated is not None:
+                    await self.repo.save_fixture(fixture)
+                    raise LeagueError("err.league_seated", table=seated.id)
+            await self._open(league, fixture)
+            return "opened", fixture
+
+    async def _open(self, league: League, fixture: Fixture) -> None:
+        """Under the lock: open the fixture's table and seat both sides (side A on team A)."""
+        if self.presenter is None:
+            raise LeagueError("err.generic")
+        channel_id = await self.presenter.make_channel(league, fixture)
+        a, b = league.side(fixture.side_a), league.side(fixture.side_b)
+        people = [(a.user1, a.name1, a.locale1, 0), (b.user1, b.name1, b.locale1, 1)]
+        if league.mode == "2v2":
+            people = [(a.user1, a.name1, a.locale1, 0), (a.user2, a.name2, a.locale2, 0),
+                      (b.user1, b.name1, b.locale1, 1), (b.user2, b.name2, b.locale2, 1)]
+        user, name, locale, _ = people[0]
+        table = await self.tables.create(guild_id=league.guild_id, channel_id=channel_id, user_id=user,  # type: ignore[arg-type]
+                                         name=name or "?", locale=locale, players=len(people), preset=league.preset)
+        fixture.status, fixture.table_id = "playing", table.id
+        await self.repo.save_fixture(fixture)
+        for user, name, locale, team in people[1:]:
+            await self.tables.join(table.id, user_id=user, name=name or "?", locale=locale,  # type: ignore[arg-type]
+                                   team=team if league.mode == "2v2" else None)
+        log.info("league %d: fixture %d opened table %d", league.id, fixture.id, table.id)
+
+    async def _on_mesa(self, table: Table) -> None:
+        """The mesa hook: inside the transaction of the mesa's last play, record a league fixture's
+        result (exactly once: only a fixture still ``playing`` on this table is recorded)."""
+        for league in self.leagues.values():
+            fixture = next((f for f in league.fixtures if f.table_id == table.id and f.status == "playing"), None)
+            if fixture is None:
+                continue
+            game = table.game
+            if game is None or game.winner is None or table.status != FINISHED:
+                return
+            tantos = [0, 0]
+            zapateria = False
+            for event in game.events:
+                if event.kind == EventKind.CHICA_WON and event.scores:
+                    tantos[0] += event.scores[0]
+                    tantos[1] += event.scores[1]
+                elif event.kind == EventKind.MESA_WON:
+                    zapateria = bool(event.zapatero)
+            fixture.status = "done"
+            fixture.winner = fixture.side_a if game.winner == 0 else fixture.side_b
+            fixture.chicas = (game.chicas[0], game.chicas[1])
+            fixture.tantos = (tantos[0], tantos[1])
+            fixture.zapateria = zapateria
+            await self.repo.record_result(fixture)
+            log.info("league %d: fixture %d played", league.id, fixture.id)
+            self._spawn(self._after_result(league, fixture))
+            return
+
+    async def _after_result(self, league: League, fixture: Fixture) -> None:
+        self._tell("result", league, fixture)
+        async with self._lock:
+            await self._maybe_next_round(league)
+
+    # ------------------------------------------------------------------ rounds and deadlines
+
+    def _arm(self, league: League) -> None:
+        lid = league.id
+        if league.status != "running" or league.round_deadline is None:
+            self.scheduler.cancel(("deadline", lid))
+            self.scheduler.cancel(("remind", lid))
+            return
+        rnd = league.current_round
+        self.scheduler.arm(("deadline", lid), league.round_deadline, lambda: self._deadline(lid, rnd))
+        if not league.reminded and league.round_days > 1:
+            self.scheduler.arm(("remind", lid), league.round_deadline - REMIND_BEFORE, lambda: self._remind(lid, rnd))
+
+    async def _remind(self, league_id: int, rnd: int) -> None:
+        league = self.leagues.get(league_id)
+        if league is None or league.current_round != rnd or league.reminded or league.status != "running":
+            return
+        league.reminded = True
+        await self.repo.save_league(league)
+        waiting = [f for f in league.fixtures if f.round == rnd and f.status == "pending"]
+        if waiting:
+            self._tell("reminder", league, waiting)
+
+    async def _deadline(self, league_id: int, rnd: int) -> None:
+        async with self._lock:
+            league = self.leagues.get(league_id)
+            if league is None or league.status != "running" or league.current_round != rnd:
+                return
+            if league.round_deadline is not None and self.clock.now() < league.round_deadline:
+                self._arm(league)
+                return
+            for fixture in [f for f in league.fixtures if f.round == rnd and f.status == "pending"]:
+                await self._decide_by_policy(league, fixture)
+            await self._maybe_next_round(league)
+
+    async def _decide_by_policy(self, league: League, fixture: Fixture) -> None:
+        showed = [s for s, ready in ((fixture.side_a, fixture.ready_a), (fixture.side_b, fixture.ready_b)) if ready]
+        if league.policy == "walkover" and len(showed) == 1:
+            fixture.status, fixture.winner = "walkover", showed[0]
+        else:
+            fixture.status, fixture.winner = "double_loss", None
+        await self.repo.save_fixture(fixture)
+        log.info("league %d: fixture %d decided at the deadline (%s)", league.id, fixture.id, fixture.status)
+        self._tell("result", league, fixture)
+
+    async def _maybe_next_round(self, league: League) -> None:
+        """Under the lock: when every fixture of the current round has a result, start the next round, or
+        finish the league after the last one."""
+        if league.status != "running":
+            return
+        if any(not f.resolved for f in league.fixtures if f.round == league.current_round):
+            return
+        if league.current_round >= league.rounds:
+            league.status, league.round_deadline = "finished", None
+            await self.repo.save_league(league)
+            self._arm(league)
+            self.leagues.pop(league.id, None)
+            log.info("league %d finished", league.id)
+            self._tell("finished", league)
+            return
+        league.current_round += 1
+        league.round_deadline = self.clock.now() + league.round_days * DAY
+        league.reminded = False
+        await self.repo.save_league(league)
+        self._arm(league)
+        self._tell("round_started", league)
+
+    # ------------------------------------------------------------------ organizer tools
+
+    def _organizer(self, league: League, user_id: int, can_manage: bool) -> None:
+        if not self.can_organize(league, user_id, can_manage):
+            raise LeagueError("err.league_not_organizer")
+
+    async def extend(self, league: League, *, user_id: int, can_manage: bool, days: int) -> League:
+        """Move the current round's deadline ``days`` later (1–30).
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_not_running``, ``err.league_bad``.
+        """
+        self._organizer(league, user_id, can_manage)
+        if not 1 <= days <= 30:
+            raise LeagueError("err.league_bad", what="days")
+        async with self._lock:
+            if league.status != "running" or league.round_deadline is None:
+                raise LeagueError("err.league_not_running", league=league.id)
+            league.round_deadline += days * DAY
+            league.reminded = False
+            await self.repo.save_league(league)
+            self._arm(league)
+        return league
+
+    async def award_walkover(self, league: League, *, user_id: int, can_manage: bool, winner_user: int) -> Fixture:
+        """Give the current-round fixture of ``winner_user``'s side to that side as a walkover.
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``, ``err.league_no_fixture``.
+        """
+        self._organizer(league, user_id, can_manage)
+        async with self._lock:
+            side = league.side_of(winner_user)
+            if side is None or not side.accepted:
+                raise LeagueError("err.league_not_in", league=league.id)
+            fixture = next((f for f in league.fixtures if f.round == league.current_round and not f.resolved
+                            and side.side_no in (f.side_a, f.side_b)), None)
+            if fixture is None:
+                raise LeagueError("err.league_no_fixture", league=league.id, round=league.current_round)
+            fixture.status, fixture.winner = "walkover", side.side_no
+            await self.repo.save_fixture(fixture)
+            self._tell("result", league, fixture)
+            await self._maybe_next_round(league)
+        return fixture
+
+    async def remove(self, league: League, *, user_id: int, can_manage: bool, target_user: int) -> Side:
+        """Take a side out of a league: in sign-up it is dropped; running, its fixtures without a result
+        become walkovers for its opponents.
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``.
+        """
+        self._organizer(league, user_id, can_manage)
+        async with self._lock:
+            side = league.side_of(target_user)
+            if side is None:
+                raise LeagueError("err.league_not_in", league=league.id)
+            if league.status == "signup":
+                league.sides.remove(side)
+                await self.repo.delete_side(league.id, side.side_no)
+                self._tell("signup_changed", league)
+                return side
+            side.removed = True
+            await self.repo.save_side(league.id, side)
+            for fixture in [f for f in league.fixtures if not f.resolved and side.side_no in (f.side_a, f.side_b)]:
+                fixture.status = "walkover"
+                fixture.winner = fixture.side_b if fixture.side_a == side.side_no else fixture.side_a
+                await self.repo.save_fixture(fixture)
+                if fixture.round == league.current_round:
+                    self._tell("result", league, fixture)
+            await self._maybe_next_round(league)
+        return side
+
+    async def cancel(self, league: League, *, user_id: int, can_manage: bool) -> League:
+        """Cancel the league (no champion; its tables in play go on as casual mesas).
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``.
+        """
+        self._organizer(league, user_id, can_manage)
+        async with self._lock:
+            league.status, league.round_deadline = "cancelled", None
+            await self.repo.save_league(league)
+            self._arm(league)
+            self.leagues.pop(league.id, None)
+        self._tell("finished", league)
+        return league
+
+
+def _next_no(league: League) -> int:
+    return 1 + max((s.side_no for s in league.sides), default=0)

@@ -1,0 +1,310 @@
+"""``/cuarenta league create | signup | close | play | view | extend | walkover | remove | cancel`` and the
+league buttons (issue 11). Thin: read the interaction, call the league service, answer ephemerally in the
+user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.competitions.items import LEAGUE_ITEMS
+from bot.competitions.league_present import LeagueDiscord, fixture_line, standings_text
+from bot.competitions.leagues import LeagueService
+from bot.i18n import lang_of, t
+from bot.tables import TableError
+from bot.ui import answer
+from bot.ui.render import when_text
+from cogs.tables import PRESET_CHOICES, _s, command_error_text
+
+log = logging.getLogger(__name__)
+
+MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]
+POLICY_CHOICES = [
+    app_commands.Choice(name=_s("walkover for the side that showed up", "choice.policy.walkover"), value="walkover"),
+    app_commands.Choice(name=_s("double loss", "choice.policy.double_loss"), value="double_loss"),
+]
+LEAGUE_OPTION = _s("league", "opt.league.name")
+LEAGUE_DESC = _s("The league's number (default: yours, or the server's only one)", "opt.league.desc")
+
+
+def _manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+class LeaguesCog(commands.Cog):
+    """Casual leagues on Discord."""
+
+    league = app_commands.Group(name=_s("league", "cmd.league.name"),
+                                description=_s("Casual leagues refereed by the bot", "cmd.league.desc"),
+                                guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._moved: list[app_commands.Command | app_commands.Group] = []
+
+    @property
+    def leagues(self) -> LeagueService:
+        """The bot's league service."""
+        return self.bot.leagues  # type: ignore[attr-defined]
+
+    @property
+    def presenter(self) -> LeagueDiscord:
+        """The leagues' Discord presenter."""
+        return self.bot.league_presenter  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        """Put the ``league`` group under ``/cuarenta`` and become the league buttons' handler."""
+        group = self.bot.tree.get_command("cuarenta")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.leagues")
+        for command in self.__cog_app_commands__:
+            group.add_command(command)
+            self._moved.append(command)
+        self.__cog_app_commands__ = []
+        self.bot.league_handler = self  # type: ignore[attr-defined]
+        self.bot.add_dynamic_items(*LEAGUE_ITEMS)
+
+    async def cog_unload(self) -> None:
+        """Take the group out of ``/cuarenta`` again."""
+        group = self.bot.tree.get_command("cuarenta")
+        if isinstance(group, app_commands.Group):
+            for command in self._moved:
+                group.remove_command(command.name)
+        self._moved.clear()
+        self.bot.remove_dynamic_items(*LEAGUE_ITEMS)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Errors raised before a command body runs: an ephemeral message."""
+        try:
+            await answer.reply(interaction, command_error_text(interaction, error))
+        except discord.HTTPException:
+            pass
+
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
+        lang = lang_of(interaction.locale)
+        async with answer.watchdog(interaction):
+            try:
+                await action(lang)
+            except TableError as error:
+                log.info("interaction %s refused: %s", interaction.id, error.key)
+                params = dict(error.params)
+                if "what" in params:
+                    params["what"] = t(f"league.what.{params['what']}", lang)
+                await answer.reply(interaction, t(error.key, lang, **params))
+            except Exception:
+                log.exception("interaction %s failed", interaction.id)
+                try:
+                    await answer.reply(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
+
+    def _pick(self, interaction: discord.Interaction, league: int | None):  # noqa: ANN202 - a League
+        return self.leagues.pick(interaction.guild_id or 0, league, interaction.user.id)
+
+    # ------------------------------------------------------------------ commands
+
+    @league.command(name=_s("create", "cmd.league_create.name"),
+                    description=_s("Create a league and post its sign-up here (Manage Server)", "cmd.league_create.desc"))
+    @app_commands.rename(name=_s("name", "opt.league_name.name"), mode=_s("mode", "opt.mode.name"),
+                         rules=_s("rules", "opt.rules.name"), double=_s("double", "opt.double.name"),
+                         days=_s("days", "opt.days.name"), win=_s("win", "opt.win.name"),
+                         loss=_s("loss", "opt.loss.name"), bonus=_s("bonus", "opt.bonus.name"),
+                         policy=_s("policy", "opt.policy.name"))
+    @app_commands.describe(name=_s("The league's name", "opt.league_name.desc"),
+                           mode=_s("1 v 1, or 2 v 2 with fixed pairs", "opt.league_mode.desc"),
+                           rules=_s("The rules of every mesa", "opt.league_rules.desc"),
+                           double=_s("Double round robin (everyone meets twice)", "opt.double.desc"),
+                           days=_s("Days per round (1–60, default 7)", "opt.days.desc"),
+                           win=_s("Points for a mesa won (default 2)", "opt.win.desc"),
+                           loss=_s("Points for a mesa lost (default 0)", "opt.loss.desc"),
+                           bonus=_s("Bonus points for winning by zapatería (default 0)", "opt.bonus.desc"),
+                           policy=_s("What an unplayed fixture becomes at the deadline", "opt.policy.desc"))
+    @app_commands.choices(mode=MODE_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
+    async def create(self, interaction: discord.Interaction, name: str, mode: str = "1v1", rules: str = "quito",
+                     double: bool = False, days: app_commands.Range[int, 1, 60] = 7,
+                     win: app_commands.Range[int, 1, 10] = 2, loss: app_commands.Range[int, 0, 9] = 0,
+                     bonus: app_commands.Range[int, 0, 5] = 0, policy: str = "walkover") -> None:
+        """Create a league in this channel (its fixtures are played in threads here)."""
+
+        async def run(lang: str) -> None:
+            if not _manage(interaction):
+                raise TableError("err.need_manage_guild")
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise TableError("err.queue_text_channel")
+            league = await self.leagues.create(
+                guild_id=interaction.guild_id or 0, channel_id=interaction.channel.id,
+                organizer_id=interaction.user.id, name=name, mode=mode, preset=rules, double=double,
+                round_days=days, win_points=win, loss_points=loss, zapateria_bonus=bonus, policy=policy)
+            await answer.reply(interaction, t("ok.league_created", lang, league=league.id, name=league.name))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("signup", "cmd.league_signup.name"),
+                    description=_s("Sign up for a league (2 v 2: name your partner; they do the same)",
+                                   "cmd.league_signup.desc"))
+    @app_commands.rename(partner=_s("partner", "opt.partner.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(partner=_s("Your partner in 2 v 2", "opt.partner.desc"), league=LEAGUE_DESC)
+    async def signup(self, interaction: discord.Interaction, partner: discord.Member | None = None,
+                     league: int | None = None) -> None:
+        """Sign up; in 2 v 2 invite a partner, or accept their invitation."""
+        await self._guard(interaction, lambda lang: self._signup(interaction, league, partner, lang))
+
+    async def _signup(self, interaction: discord.Interaction, league_id: int | None,
+                      partner: discord.abc.User | None, lang: str) -> None:
+        league = self.leagues.pick(interaction.guild_id or 0, league_id)
+        side = await self.leagues.sign_up(league, user_id=interaction.user.id, name=interaction.user.display_name,
+                                          locale=lang, partner_id=partner.id if partner else None,
+                                          partner_name=partner.display_name if partner else None)
+        if side.accepted:
+            text = t("ok.league_signed", lang, league=league.id, name=league.name, side=side.name)
+        else:
+            text = t("ok.league_invited", lang, league=league.id, partner=partner.display_name if partner else "?")
+        await answer.reply(interaction, text)
+
+    @league.command(name=_s("close", "cmd.league_close.name"),
+                    description=_s("Close the sign-up, draw the fixtures, start round 1 (organizer)",
+                                   "cmd.league_close.desc"))
+    @app_commands.rename(league=LEAGUE_OPTION)
+    @app_commands.describe(league=LEAGUE_DESC)
+    async def close(self, interaction: discord.Interaction, league: int | None = None) -> None:
+        """Close the sign-up and draw."""
+        await self._guard(interaction, lambda lang: self._close(interaction, league, lang))
+
+    async def _close(self, interaction: discord.Interaction, league_id: int | None, lang: str) -> None:
+        league = self._pick(interaction, league_id)
+        await self.leagues.close_signup(league, user_id=interaction.user.id, can_manage=_manage(interaction))
+        await answer.reply(interaction, t("ok.league_drawn", lang, league=league.id, rounds=league.rounds))
+
+    @league.command(name=_s("play", "cmd.league_play.name"),
+                    description=_s("Ready for your fixture of this round (its table opens when both are)",
+                                   "cmd.league_play.desc"))
+    @app_commands.rename(league=LEAGUE_OPTION)
+    @app_commands.describe(league=LEAGUE_DESC)
+    async def play(self, interaction: discord.Interaction, league: int | None = None) -> None:
+        """«Jugar»."""
+        await self._guard(interaction, lambda lang: self._play(interaction, league, lang))
+
+    async def _play(self, interaction: discord.Interaction, league_id: int | None, lang: str) -> None:
+        league = self._pick(interaction, league_id)
+        state, fixture = await self.leagues.play(league, user_id=interaction.user.id)
+        if state == "waiting":
+            text = t("ok.league_waiting", lang, line=fixture_line(league, fixture, lang))
+        else:
+            text = t("ok.league_opened", lang, table=fixture.table_id,
+                     link=f"<#{self.bot.tables.tables[fixture.table_id].channel_id}>")  # type: ignore[attr-defined,index]
+        await answer.reply(interaction, text)
+
+    @league.command(name=_s("view", "cmd.league_view.name"),
+                    description=_s("A league's standings, its round and your next fixture", "cmd.league_view.desc"))
+    @app_commands.rename(league=LEAGUE_OPTION)
+    @app_commands.describe(league=LEAGUE_DESC)
+    async def view(self, interaction: discord.Interaction, league: int | None = None) -> None:
+        """The standings, the current round and the caller's next fixture."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            lines = [t("league.title", lang, league=found.id, name=found.name)]
+            if found.status == "signup":
+                lines.append(t("league.view_signup", lang, count=sum(1 for s in found.sides if s.accepted)))
+            else:
+                lines.append(t("league.view_round", lang, round=found.current_round, rounds=found.rounds,
+                               when=when_text(found.round_deadline or 0)))
+                mine = self.leagues.next_fixture(found, interaction.user.id)
+                if mine is not None:
+                    lines.append(t("league.view_next", lang, line=fixture_line(found, mine, lang)))
+                lines.append(standings_text(self.leagues, found, lang))
+            await answer.reply(interaction, "\n".join(lines))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("extend", "cmd.league_extend.name"),
+                    description=_s("Move this round's deadline later (organizer)", "cmd.league_extend.desc"))
+    @app_commands.rename(days=_s("days", "opt.days.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(days=_s("Days to add (1–30)", "opt.extend_days.desc"), league=LEAGUE_DESC)
+    async def extend(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 30],
+                     league: int | None = None) -> None:
+        """Extend the deadline."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            await self.leagues.extend(found, user_id=interaction.user.id, can_manage=_manage(interaction), days=days)
+            await answer.reply(interaction, t("ok.league_extended", lang, when=when_text(found.round_deadline or 0)))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("walkover", "cmd.league_walkover.name"),
+                    description=_s("Award this round's fixture of a player to them (organizer)",
+                                   "cmd.league_walkover.desc"))
+    @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
+                           league=LEAGUE_DESC)
+    async def walkover(self, interaction: discord.Interaction, player: discord.Member,
+                       league: int | None = None) -> None:
+        """Award a walkover."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            fixture = await self.leagues.award_walkover(found, user_id=interaction.user.id,
+                                                        can_manage=_manage(interaction), winner_user=player.id)
+            await answer.reply(interaction, fixture_line(found, fixture, lang))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("remove", "cmd.league_remove.name"),
+                    description=_s("Take a player out of a league (organizer)", "cmd.league_remove.desc"))
+    @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(player=_s("The player to take out", "opt.remove_player.desc"), league=LEAGUE_DESC)
+    async def remove(self, interaction: discord.Interaction, player: discord.Member,
+                     league: int | None = None) -> None:
+        """Remove a side."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            side = await self.leagues.remove(found, user_id=interaction.user.id, can_manage=_manage(interaction),
+                                             target_user=player.id)
+            await answer.reply(interaction, t("ok.league_removed", lang, name=side.name, league=found.id))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("cancel", "cmd.league_cancel.name"),
+                    description=_s("Cancel a league (organizer)", "cmd.league_cancel.desc"))
+    @app_commands.rename(league=LEAGUE_OPTION)
+    @app_commands.describe(league=LEAGUE_DESC)
+    async def cancel(self, interaction: discord.Interaction, league: int | None = None) -> None:
+        """Cancel the league."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            await self.leagues.cancel(found, user_id=interaction.user.id, can_manage=_manage(interaction))
+            await answer.reply(interaction, t("ok.league_cancelled", lang, league=found.id, name=found.name))
+
+        await self._guard(interaction, run)
+
+    # ------------------------------------------------------------------ buttons (bot.competitions.items)
+
+    async def on_league_button(self, interaction: discord.Interaction, league_id: int, action: str) -> None:
+        """Sign up (j), close the sign-up (c), «Jugar» (p)."""
+
+        async def run(lang: str) -> None:
+            if action == "j":
+                league = self.leagues.get(league_id, interaction.guild_id or 0)
+                if league.mode == "2v2":
+                    await answer.reply(interaction, t("league.signup_help_2v2", lang, league=league.id))
+                    return
+                await self._signup(interaction, league_id, None, lang)
+            elif action == "c":
+                await self._close(interaction, league_id, lang)
+            else:
+                await self._play(interaction, league_id, lang)
+
+        await self._guard(interaction, run)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (after ``cogs.tables``)."""
+    await bot.add_cog(LeaguesCog(bot))
