@@ -17,6 +17,8 @@ from discord.ext import commands
 from bot.competitions import QueueDiscord, QueueService
 from bot.competitions.league_present import LeagueDiscord
 from bot.competitions.leagues import LeagueService
+from bot.competitions.tournament_present import TournamentDiscord
+from bot.competitions.tournaments import TournamentService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
@@ -32,7 +34,7 @@ from bot.ui.router import ComponentRouter
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
-                                  "cogs.leagues")  # tables first: it owns /cuarenta
+                                  "cogs.leagues", "cogs.tournaments")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
@@ -83,6 +85,7 @@ class CuarentaBot(commands.AutoShardedBot):
     queue_presenter: QueueDiscord
     leagues: LeagueService
     league_presenter: LeagueDiscord
+    tournaments: TournamentService
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -157,6 +160,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
         self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
         self.leagues.presenter = self.league_presenter
+        self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
+        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -164,6 +169,7 @@ class CuarentaBot(commands.AutoShardedBot):
         await self.tables.load()
         await self.queue.load()
         await self.leagues.load()
+        await self.tournaments.load()
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -192,6 +198,7 @@ class CuarentaBot(commands.AutoShardedBot):
         if self._store_open:
             await self.queue.close()
             await self.leagues.close()
+            await self.tournaments.close()
             await self.tables.close()
             await self.notifier.close()
         await super().close()

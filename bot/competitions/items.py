@@ -3,10 +3,11 @@
     ``c4:q:<guild>:<action>``   the queue message and DMs: a (wait for 1 v 1), b (wait for 2 v 2),
                                 x (leave the queue), s ("still here")
     ``c4:g:<league>:<action>``  a league: j (sign up), c (close the sign-up), p («Jugar»: my fixture)
+    ``c4:o:<tournament>:<action>``  a tournament: j (sign up), c (close and seed), p («Jugar»: my match)
     ``c4:m:<match>:<vote>``     a proposed match: y (accept) or n (decline); the match id lives in memory
                                 only, so after a restart the click is told the match is no longer open
 
-Callbacks delegate to ``interaction.client.queue_handler`` / ``league_handler`` (the cogs): no logic here.
+Callbacks delegate to the cogs (``queue_handler``, ``league_handler``, ``tournament_handler``): no logic here.
 """
 
 from __future__ import annotations
@@ -91,3 +92,29 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:g:(?
 
 LEAGUE_ITEMS = (LeagueButton,)
 """Register with ``bot.add_dynamic_items(*LEAGUE_ITEMS)``."""
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
+                       template=r"c4:o:(?P<tournament>\d+):(?P<action>[jcp])"):
+    """A tournament's buttons: j (sign up), c (close the sign-up and seed), p («Jugar»: my match)."""
+
+    def __init__(self, tournament_id: int, action: str, *, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c4:o:{tournament_id}:{action}"))
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> TournamentButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["tournament"]), match["action"], label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the tournament handler."""
+        await interaction.client.tournament_handler.on_tournament_button(  # type: ignore[attr-defined]
+            interaction, self.tournament_id, self.action)
+
+
+TOURNAMENT_ITEMS = (TournamentButton,)
+"""Register with ``bot.add_dynamic_items(*TOURNAMENT_ITEMS)``."""

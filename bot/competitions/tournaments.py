@@ -1,0 +1,567 @@
+"""Tournaments refereed by the bot (issue 11): single elimination or Swiss, 1 v 1, a match the best of 1 or 3
+mesas, players seeded by the server's 1 v 1 rating.
+
+The written rules, as built:
+
+- Seeding: by the server's current-season 1 v 1 rating at the draw (unrated players count as 1500), ties
+  by sign-up order. Elimination: the bracket is the next power of two; the usual seeding order (1 v 8,
+  4 v 5, 2 v 7, 3 v 6 …), so the byes go to the top seeds. Swiss: `swiss.pair_round` each round, a bye
+  (one point) to the lowest-ranked player without one; standings by points, Buchholz, seed.
+- A match is played like a league fixture: both players press «Jugar» and the table opens in a thread
+  of the tournament channel. Each mesa's result is recorded in the transaction of its last play
+  (a `TableService.mesa_hooks` hook); a best-of-3 match goes on (press «Jugar» again) until one player
+  has two mesas. A table that ends without a winner records nothing.
+- At a round's deadline an unfinished match follows the policy: a walkover for the player who pressed
+  «Jugar» (neither or both: a double loss), or always a double loss. In elimination, a double loss sends
+  nobody through: the next opponent advances by bye.
+- The organizer (creator or Manage Server) can award a walkover and cancel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.engine import Rules, RulesError
+from bot.store import Store
+from bot.tables import FINISHED, Table, TableError, TableService
+from bot.tables.timers import Clock, Scheduler
+
+from .repo import QueueRepo
+from .swiss import SwissRow, pair_round, standings
+
+log = logging.getLogger(__name__)
+
+DAY = 86400.0
+
+
+class TournamentError(TableError):
+    """A refused tournament action (an i18n key and its parameters)."""
+
+
+@dataclass
+class Player:
+    """A signed-up player; ``seed`` 1 is the best (0 before the draw)."""
+
+    user_id: int
+    name: str
+    locale: str = "es"
+    seed: int = 0
+
+
+@dataclass
+class Match:
+    """A match of a round: ``b_user`` None is a bye; ``winner`` a user id (None: none yet, or double loss)."""
+
+    id: int
+    round: int
+    slot: int
+    a_user: int | None
+    b_user: int | None
+    status: str = "pending"
+    wins_a: int = 0
+    wins_b: int = 0
+    winner: int | None = None
+    table_id: int | None = None
+    ready_a: float | None = None
+    ready_b: float | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """It has its result."""
+        return self.status in ("done", "walkover", "double_loss")
+
+
+@dataclass
+class Tournament:
+    """A tournament and everything it holds."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    format: str
+    swiss_rounds: int
+    best_of: int
+    preset: str
+    round_days: int
+    policy: str
+    status: str
+    organizer_id: int
+    signup_message_id: int | None = None
+    current_round: int = 0
+    round_deadline: float | None = None
+    players: list[Player] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
+
+    @property
+    def total_rounds(self) -> int:
+        """Rounds in all: the Swiss rounds, or log2 of the bracket."""
+        if self.format == "swiss":
+            return self.swiss_rounds
+        size = 1
+        while size < len(self.players):
+            size *= 2
+        return max(1, size.bit_length() - 1)
+
+    def player(self, user_id: int | None) -> Player | None:
+        """The signed-up player with this id."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def name_of(self, user_id: int | None) -> str:
+        """A player's name ("—" for a bye)."""
+        p = self.player(user_id)
+        return p.name if p is not None else "—"
+
+
+def bracket_order(size: int) -> list[int]:
+    """The seeds in bracket order for a power-of-two ``size``: [1, 8, 4, 5, 2, 7, 3, 6] for 8, so seed 1
+    meets seed 8 first and the top two seeds can only meet in the final."""
+    order = [1]
+    while len(order) < size:
+        n = len(order) * 2
+        order = [x for s in order for x in (s, n + 1 - s)]
+    return order
+
+
+class TournamentPresenter(Protocol):
+    """What tournaments tell Discord (`bot.competitions.tournament_present.TournamentDiscord`)."""
+
+    async def signup_changed(self, tournament: Tournament) -> None:
+        """Post or edit the sign-up message."""
+
+    async def round_started(self, tournament: Tournament) -> None:
+        """Post the round's matches with «Jugar»."""
+
+    async def result(self, tournament: Tournament, match: Match) -> None:
+        """A match (or one of its mesas) got a result."""
+
+    async def finished(self, tournament: Tournament) -> None:
+        """The champion and the final bracket or standings (or the cancellation)."""
+
+    async def make_channel(self, tournament: Tournament, match: Match) -> int:
+        """Open the place of a match's table; return its channel id."""
+
+
+class TournamentService:
+    """Every tournament of every server (a small repository of its own SQL is at the end)."""
+
+    def __init__(self, store: Store, tables: TableService, clock: Clock,
+                 presenter: TournamentPresenter | None = None) -> None:
+        self.store = store
+        self.ratings = QueueRepo(store)
+        self.tables = tables
+        self.clock = clock
+        self.presenter = presenter
+        self.tournaments: dict[int, Tournament] = {}
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.scheduler = Scheduler(clock, self._spawn)
+        tables.mesa_hooks.append(self._on_mesa)
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(lambda t: (self._tasks.discard(t), None if t.cancelled() or t.exception() is None
+                                          else log.error("tournament work failed", exc_info=t.exception())))
+        return task
+
+    def _tell(self, method: str, *args: Any) -> None:
+        if self.presenter is None:
+            return
+        call = getattr(self.presenter, method)
+
+        async def run() -> None:
+            try:
+                await call(*args)
+            except Exception:
+                log.exception("tournament: %s failed", method)
+
+        self._spawn(run())
+
+    async def close(self) -> None:
+        """Stop the alarms and pending work."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def load(self) -> int:
+        """Restore open tournaments and re-arm their deadlines."""
+        for t in await self._load_open():
+            self.tournaments[t.id] = t
+            self._arm(t)
+        return len(self.tournaments)
+
+    # ------------------------------------------------------------------ queries
+
+    def pick(self, guild_id: int, tournament_id: int | None, user_id: int | None = None) -> Tournament:
+        """The tournament a command means (named, else the caller's, else the server's only open one).
+
+        Raises:
+            TournamentError: ``err.tournament_unknown``, ``err.tournament_none``, ``err.tournament_which``.
+        """
+        if tournament_id is not None:
+            found = self.tournaments.get(tournament_id)
+            if found is None or found.guild_id != guild_id:
+                raise TournamentError("err.tournament_unknown", tournament=tournament_id)
+            return found
+        here = [t for t in self.tournaments.values() if t.guild_id == guild_id]
+        mine = [t for t in here if user_id is not None and t.player(user_id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            raise TournamentError("err.tournament_none")
+        raise TournamentError("err.tournament_which", tournaments=", ".join(f"#{t.id} {t.name}" for t in here))
+
+    def swiss_standings(self, t: Tournament) -> list[SwissRow[int]]:
+        """Swiss standings by points, Buchholz, seed (byes one point)."""
+        seeds = [p.user_id for p in sorted(t.players, key=lambda p: p.seed)]
+        games = [(m.a_user, m.b_user, m.winner) for m in t.matches
+                 if m.resolved and m.a_user is not None and m.b_user is not None]
+        byes = [m.a_user for m in t.matches if m.b_user is None and m.a_user is not None]
+        return standings(seeds, games, byes)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ creating and signing up
+
+    async def create(self, *, guild_id: int, channel_id: int, organizer_id: int, name: str, format: str,
+                     swiss_rounds: int = 0, best_of: int = 1, preset: str = "quito", round_days: int = 3,
+                     policy: str = "walkover") -> Tournament:
+        """Create a tournament in sign-up.
+
+        Raises:
+            TournamentError: ``err.league_bad`` (params: what) for a bad name, format, rounds, preset,
+            best-of, days or policy.
+        """
+        name = name.strip()
+        if not 1 <= len(name) <= 60:
+            raise TournamentError("err.league_bad", what="name")
+        if format not in ("elimination", "swiss") or (format == "swiss" and not 1 <= swiss_rounds <= 12):
+            raise TournamentError("err.league_bad", what="rounds")
+        try:
+            Rules.preset(preset)
+        except RulesError:
+            raise TournamentError("err.league_bad", what="preset") from None
+        if best_of not in (1, 3) or not 1 <= round_days <= 60 or policy not in ("walkover", "double_loss"):
+            raise TournamentError("err.league_bad", what="days")
+        t = Tournament(0, guild_id, channel_id, name, format, swiss_rounds if format == "swiss" else 0, best_of,
+                       preset, round_days, policy, "signup", organizer_id)
+        async with self._lock:
+            t.id = await self._insert(t)
+            self.tournaments[t.id] = t
+        self._tell("signup_changed", t)
+        return t
+
+    async def sign_up(self, t: Tournament, *, user_id: int, name: str, locale: str) -> Player:
+        """Sign up.
+
+        Raises:
+            TournamentError: ``err.tournament_closed``, ``err.tournament_signed``.
+        """
+        async with self._lock:
+            if t.status != "signup":
+                raise TournamentError("err.tournament_closed", tournament=t.id)
+            if t.player(user_id) is not None:
+                raise TournamentError("err.tournament_signed", tournament=t.id)
+            player = Player(user_id, name, locale)
+            t.players.append(player)
+            await self._exec([("INSERT INTO tournament_players (tournament_id, user_id, name, locale) VALUES (?, ?, ?, ?)",
+                               (t.id, user_id, name, locale))])
+        self._tell("signup_changed", t)
+        return player
+
+    async def close_signup(self, t: Tournament, *, user_id: int, can_manage: bool) -> Tournament:
+        """Seed the players by rating and start round 1.
+
+        Raises:
+            TournamentError: ``err.league_not_organizer``, ``err.tournament_closed``, ``err.league_few``.
+        """
+        if not (can_manage or t.organizer_id == user_id):
+            raise TournamentError("err.league_not_organizer")
+        async with self._lock:
+            if t.status != "signup":
+                raise TournamentError("err.tournament_closed", tournament=t.id)
+            if len(t.players) < 2:
+                raise TournamentError("err.league_few")
+            ratings = await self.ratings.ratings(t.guild_id, "1v1", [p.user_id for p in t.players])
+            order = sorted(range(len(t.players)), key=lambda i: (-ratings.get(t.players[i].user_id, 1500.0), i))
+            for seed, i in enumerate(order, start=1):
+                t.players[i].seed = seed
+            t.status = "running"
+            await self._exec([("UPDATE tournament_players SET seed = ? WHERE tournament_id = ? AND user_id = ?",
+                               (p.seed, t.id, p.user_id)) for p in t.players])
+            await self._start_round(t, 1)
+        self._tell("signup_changed", t)
+        return t
+
+    # ------------------------------------------------------------------ rounds
+
+    async def _start_round(self, t: Tournament, rnd: int) -> None:
+        """Under the lock: make round ``rnd``'s matches and arm its deadline."""
+        by_seed = {p.seed: p.user_id for p in t.players}
+        pairs: list[tuple[int | None, int | None]] = []
+        if t.format == "elimination":
+            if rnd == 1:
+                size = 2 ** t.total_rounds
+                order = bracket_order(size)
+                pairs = [(by_seed.get(order[2 * k]), by_seed.get(order[2 * k + 1])) for k in range(size // 2)]
+            else:
+                prev = sorted((m for m in t.matches if m.round == rnd - 1), key=lambda m: m.slot)
+                pairs = [(prev[2 * k].winner, prev[2 * k + 1].winner) for k in range(len(prev) // 2)]
+        else:
+            ranked = [r.player for r in self.swiss_standings(t)]
+            met: dict[int, set[int]] = {p.user_id: set() for p in t.players}
+            for m in t.matches:
+                if m.a_user is not None and m.b_user is not None:
+                    met[m.a_user].add(m.b_user)
+                    met[m.b_user].add(m.a_user)
+            had_bye = {m.a_user for m in t.matches if m.b_user is None and m.a_user is not None}
+            found, bye = pair_round(ranked, met, had_bye)  # type: ignore[arg-type]
+            pairs = [(a, b) for a, b in found] + ([(bye, None)] if bye is not None else [])
+        t.current_round = rnd
+        t.round_deadline = self.clock.now() + t.round_days * DAY
+        for slot, (a, b) in enumerate(pairs):
+            if a is None and b is not None:
+                a, b = b, None
+            m = Match(0, rnd, slot, a, b)
+            if b is None:  # a bye (or, in a bracket, nobody at all when both fed a double loss)
+                m.status, m.winner = ("walkover", a) if a is not None else ("double_loss", None)
+            t.matches.append(m)
+            m.id = await self._insert_match(t, m)
+        await self._exec([("UPDATE tournaments SET status = ?, current_round = ?, round_deadline = ? WHERE id = ?",
+                           (t.status, t.current_round, t.round_deadline, t.id))])
+        self._arm(t)
+        log.info("tournament %d: round %d with %d matches", t.id, rnd, len(pairs))
+        self._tell("round_started", t)
+        await self._maybe_next_round(t)
+
+    async def _maybe_next_round(self, t: Tournament) -> None:
+        if t.status != "running" or any(not m.resolved for m in t.matches if m.round == t.current_round):
+            return
+        if t.current_round >= t.total_rounds:
+            t.status, t.round_deadline = "finished", None
+            await self._exec([("UPDATE tournaments SET status = 'finished', round_deadline = NULL WHERE id = ?",
+                               (t.id,))])
+            self._arm(t)
+            self.tournaments.pop(t.id, None)
+            log.info("tournament %d finished", t.id)
+            self._tell("finished", t)
+            return
+        await self._start_round(t, t.current_round + 1)
+
+    def champion(self, t: Tournament) -> int | None:
+        """The winner: the final's winner, or the top of the Swiss standings."""
+        if t.format == "swiss":
+            rows = self.swiss_standings(t)
+            return rows[0].player if rows else None
+        final = [m for m in t.matches if m.round == t.total_rounds]
+        return final[0].winner if final else None
+
+    # ------------------------------------------------------------------ playing
+
+    async def play(self, t: Tournament, *, user_id: int) -> tuple[str, Match]:
+        """«Jugar» for the caller's match of this round (its next mesa).
+
+        Returns:
+            ``("waiting" | "opened" | "playing", match)``.
+
+        Raises:
+            TournamentError: ``err.tournament_not_running``, ``err.tournament_no_match``,
+            ``err.league_seated`` (params: table).
+        """
+        async with self._lock:
+            if t.status != "running":
+                raise TournamentError("err.tournament_not_running", tournament=t.id)
+            m = next((m for m in t.matches if m.round == t.current_round and not m.resolved
+                      and user_id in (m.a_user, m.b_user)), None)
+            if m is None:
+                raise TournamentError("err.tournament_no_match", tournament=t.id, round=t.current_round)
+            if m.status == "playing":
+                table = self.tables.tables.get(m.table_id or 0)
+                if table is not None and table.is_open:
+                    return "playing", m
+                m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
+            now = self.clock.now()
+            if user_id == m.a_user:
+                m.ready_a = now
+            else:
+                m.ready_b = now
+            if m.ready_a is None or m.ready_b is None:
+                await self._save_match(m)
+                return "waiting", m
+            for person in (m.a_user, m.b_user):
+                seated = self.tables.table_of_user(person)  # type: ignore[arg-type]
+                if seated is not None:
+                    await self._save_match(m)
+                    raise TournamentError("err.league_seated", table=seated.id)
+            if self.presenter is None:
+                raise TournamentError("err.generic")
+            channel_id = await self.presenter.make_channel(t, m)
+            a, b = t.player(m.a_user), t.player(m.b_user)
+            assert a is not None and b is not None
+            table = await self.tables.create(guild_id=t.guild_id, channel_id=channel_id, user_id=a.user_id,
+                                             name=a.name, locale=a.locale, players=2, preset=t.preset)
+            m.status, m.table_id = "playing", table.id
+            await self._save_match(m)
+            await self.tables.join(table.id, user_id=b.user_id, name=b.name, locale=b.locale)
+            return "opened", m
+
+    async def _on_mesa(self, table: Table) -> None:
+        """The mesa hook (inside the last play's transaction): a mesa of a match was won."""
+        for t in self.tournaments.values():
+            m = next((m for m in t.matches if m.table_id == table.id and m.status == "playing"), None)
+            if m is None:
+                continue
+            game = table.game
+            if game is None or game.winner is None or table.status != FINISHED:
+                return
+            if game.winner == 0:
+                m.wins_a += 1
+            else:
+                m.wins_b += 1
+            need = 2 if t.best_of == 3 else 1
+            if max(m.wins_a, m.wins_b) >= need:
+                m.status, m.winner = "done", m.a_user if m.wins_a >= need else m.b_user
+            else:  # best of 3 goes on: the next mesa, when both press «Jugar» again
+                m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
+            await self.store.connection.execute(_MATCH_UPDATE, _match_params(m))
+            self._spawn(self._after_result(t, m))
+            return
+
+    async def _after_result(self, t: Tournament, m: Match) -> None:
+        self._tell("result", t, m)
+        async with self._lock:
+            await self._maybe_next_round(t)
+
+    # ------------------------------------------------------------------ deadlines and organizer tools
+
+    def _arm(self, t: Tournament) -> None:
+        tid, rnd = t.id, t.current_round
+        if t.status == "running" and t.round_deadline is not None:
+            self.scheduler.arm(("deadline", tid), t.round_deadline, lambda: self._deadline(tid, rnd))
+        else:
+            self.scheduler.cancel(("deadline", tid))
+
+    async def _deadline(self, tournament_id: int, rnd: int) -> None:
+        async with self._lock:
+            t = self.tournaments.get(tournament_id)
+            if t is None or t.status != "running" or t.current_round != rnd:
+                return
+            if t.round_deadline is not None and self.clock.now() < t.round_deadline:
+                self._arm(t)
+                return
+            for m in [m for m in t.matches if m.round == rnd and m.status == "pending"]:
+                showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
+                if t.policy == "walkover" and len(showed) == 1:
+                    m.status, m.winner = "walkover", showed[0]
+                else:
+                    m.status, m.winner = "double_loss", None
+                await self._save_match(m)
+                self._tell("result", t, m)
+            await self._maybe_next_round(t)
+
+    async def award_walkover(self, t: Tournament, *, user_id: int, can_manage: bool, winner_user: int) -> Match:
+        """The organizer gives ``winner_user``'s match of this round to them.
+
+        Raises:
+            TournamentError: ``err.league_not_organizer``, ``err.tournament_no_match``.
+        """
+        if not (can_manage or t.organizer_id == user_id):
+            raise TournamentError("err.league_not_organizer")
+        async with self._lock:
+            m = next((m for m in t.matches if m.round == t.current_round and not m.resolved
+                      and winner_user in (m.a_user, m.b_user)), None)
+            if m is None:
+                raise TournamentError("err.tournament_no_match", tournament=t.id, round=t.current_round)
+            m.status, m.winner = "walkover", winner_user
+            await self._save_match(m)
+            self._tell("result", t, m)
+            await self._maybe_next_round(t)
+        return m
+
+    async def cancel(self, t: Tournament, *, user_id: int, can_manage: bool) -> Tournament:
+        """Cancel (no champion).
+
+        Raises:
+            TournamentError: ``err.league_not_organizer``.
+        """
+        if not (can_manage or t.organizer_id == user_id):
+            raise TournamentError("err.league_not_organizer")
+        async with self._lock:
+            t.status, t.round_deadline = "cancelled", None
+            await self._exec([("UPDATE tournaments SET status = 'cancelled', round_deadline = NULL WHERE id = ?",
+                               (t.id,))])
+            self._arm(t)
+            self.tournaments.pop(t.id, None)
+        self._tell("finished", t)
+        return t
+
+    # ------------------------------------------------------------------ SQL (migration 0006)
+
+    @property
+    def _db(self) -> aiosqlite.Connection:
+        return self.store.connection
+
+    async def _exec(self, statements: list[tuple[str, tuple[object, ...]]]) -> int | None:
+        async with self.store.write_lock:
+            last = None
+            for sql, params in statements:
+                last = (await self._db.execute(sql, params)).lastrowid
+            await self._db.commit()
+            return last
+
+    async def _insert(self, t: Tournament) -> int:
+        new_id = await self._exec([(
+            "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days,"
+            " policy, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (t.guild_id, t.channel_id, t.name, t.format, t.swiss_rounds, t.best_of, t.preset, t.round_days,
+             t.policy, t.organizer_id))])
+        return int(new_id or 0)
+
+    async def save_signup_message(self, t: Tournament) -> None:
+        """Store the sign-up message id."""
+        await self._exec([("UPDATE tournaments SET signup_message_id = ? WHERE id = ?", (t.signup_message_id, t.id))])
+
+    async def _insert_match(self, t: Tournament, m: Match) -> int:
+        return int(await self._exec([(
+            "INSERT INTO tournament_matches (tournament_id, round, slot, a_user, b_user, status, winner)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)", (t.id, m.round, m.slot, m.a_user, m.b_user, m.status, m.winner))]) or 0)
+
+    async def _save_match(self, m: Match) -> None:
+        await self._exec([(_MATCH_UPDATE, _match_params(m))])
+
+    async def _load_open(self) -> list[Tournament]:
+        async with self._db.execute(
+                "SELECT id, guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days, policy,"
+                " status, organizer_id, signup_message_id, current_round, round_deadline FROM tournaments"
+                " WHERE status IN ('signup', 'running') ORDER BY id") as cursor:
+            rows = await cursor.fetchall()
+        out = []
+        for r in rows:
+            t = Tournament(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), int(r[5]), int(r[6]), str(r[7]),
+                           int(r[8]), str(r[9]), str(r[10]), int(r[11]), int(r[12]) if r[12] is not None else None,
+                           int(r[13]), float(r[14]) if r[14] is not None else None)
+            async with self._db.execute("SELECT user_id, name, locale, seed FROM tournament_players"
+                                        " WHERE tournament_id = ? ORDER BY rowid", (t.id,)) as cursor:
+                t.players = [Player(int(p[0]), str(p[1]), str(p[2]), int(p[3])) for p in await cursor.fetchall()]
+            async with self._db.execute(
+                    "SELECT id, round, slot, a_user, b_user, status, wins_a, wins_b, winner, table_id, ready_a, ready_b"
+                    " FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot", (t.id,)) as cursor:
+                t.matches = [Match(int(m[0]), int(m[1]), int(m[2]), m[3], m[4], str(m[5]), int(m[6]), int(m[7]),
+                                   m[8], m[9], m[10], m[11]) for m in await cursor.fetchall()]
+            out.append(t)
+        return out
+
+
+_MATCH_UPDATE = ("UPDATE tournament_matches SET status = ?, wins_a = ?, wins_b = ?, winner = ?, table_id = ?,"
+                 " ready_a = ?, ready_b = ? WHERE id = ?")
+
+
+def _match_params(m: Match) -> tuple[object, ...]:
+    return (m.status, m.wins_a, m.wins_b, m.winner, m.table_id, m.ready_a, m.ready_b, m.id)

@@ -1,0 +1,245 @@
+"""``/cuarenta tournament create | signup | close | play | view | walkover | cancel`` and the tournament
+buttons (issue 11). Thin: read the interaction, call the tournament service, answer ephemerally. The
+``tournament`` group joins ``/cuarenta``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.competitions.items import TOURNAMENT_ITEMS
+from bot.competitions.tournament_present import board_text, match_line
+from bot.competitions.tournaments import Tournament, TournamentService
+from bot.i18n import lang_of, t
+from bot.tables import TableError
+from bot.ui import answer
+from cogs.leagues import POLICY_CHOICES
+from cogs.tables import PRESET_CHOICES, _s, command_error_text
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name=_s("single elimination", "choice.format.elimination"), value="elimination"),
+    app_commands.Choice(name=_s("Swiss", "choice.format.swiss"), value="swiss"),
+]
+BEST_OF_CHOICES = [app_commands.Choice(name="1", value=1), app_commands.Choice(name="3", value=3)]
+T_OPTION = _s("tournament", "opt.tournament.name")
+T_DESC = _s("The tournament's number (default: yours, or the server's only one)", "opt.tournament.desc")
+
+
+def _manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+class TournamentsCog(commands.Cog):
+    """Tournaments on Discord."""
+
+    tournament = app_commands.Group(name=_s("tournament", "cmd.tournament.name"),
+                                    description=_s("Tournaments refereed by the bot", "cmd.tournament.desc"),
+                                    guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._moved: list[app_commands.Command | app_commands.Group] = []
+
+    @property
+    def service(self) -> TournamentService:
+        """The bot's tournament service."""
+        return self.bot.tournaments  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        """Put the group under ``/cuarenta`` and become the tournament buttons' handler."""
+        group = self.bot.tree.get_command("cuarenta")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.tournaments")
+        for command in self.__cog_app_commands__:
+            group.add_command(command)
+            self._moved.append(command)
+        self.__cog_app_commands__ = []
+        self.bot.tournament_handler = self  # type: ignore[attr-defined]
+        self.bot.add_dynamic_items(*TOURNAMENT_ITEMS)
+
+    async def cog_unload(self) -> None:
+        """Take the group out of ``/cuarenta`` again."""
+        group = self.bot.tree.get_command("cuarenta")
+        if isinstance(group, app_commands.Group):
+            for command in self._moved:
+                group.remove_command(command.name)
+        self._moved.clear()
+        self.bot.remove_dynamic_items(*TOURNAMENT_ITEMS)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        """Errors raised before a command body runs: an ephemeral message."""
+        try:
+            await answer.reply(interaction, command_error_text(interaction, error))
+        except discord.HTTPException:
+            pass
+
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
+        lang = lang_of(interaction.locale)
+        async with answer.watchdog(interaction):
+            try:
+                await action(lang)
+            except TableError as error:
+                log.info("interaction %s refused: %s", interaction.id, error.key)
+                params = dict(error.params)
+                if "what" in params:
+                    params["what"] = t(f"league.what.{params['what']}", lang)
+                await answer.reply(interaction, t(error.key, lang, **params))
+            except Exception:
+                log.exception("interaction %s failed", interaction.id)
+                try:
+                    await answer.reply(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
+
+    def _pick(self, interaction: discord.Interaction, tournament: int | None) -> Tournament:
+        return self.service.pick(interaction.guild_id or 0, tournament, interaction.user.id)
+
+    @tournament.command(name=_s("create", "cmd.tournament_create.name"),
+                        description=_s("Create a tournament and post its sign-up here (Manage Server)",
+                                       "cmd.tournament_create.desc"))
+    @app_commands.rename(name=_s("name", "opt.league_name.name"), format=_s("format", "opt.format.name"),
+                         rounds=_s("rounds", "opt.rounds.name"), best_of=_s("best_of", "opt.best_of.name"),
+                         rules=_s("rules", "opt.rules.name"), days=_s("days", "opt.days.name"),
+                         policy=_s("policy", "opt.policy.name"))
+    @app_commands.describe(name=_s("The tournament's name", "opt.tournament_name.desc"),
+                           format=_s("Single elimination or Swiss", "opt.format.desc"),
+                           rounds=_s("Swiss rounds (1–12)", "opt.rounds.desc"),
+                           best_of=_s("Mesas per match: 1 or 3", "opt.best_of.desc"),
+                           rules=_s("The rules of every mesa", "opt.league_rules.desc"),
+                           days=_s("Days per round (1–60, default 3)", "opt.tournament_days.desc"),
+                           policy=_s("What an unplayed match becomes at the deadline", "opt.policy.desc"))
+    @app_commands.choices(format=FORMAT_CHOICES, best_of=BEST_OF_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
+    async def create(self, interaction: discord.Interaction, name: str, format: str = "elimination",
+                     rounds: app_commands.Range[int, 1, 12] = 3, best_of: int = 1, rules: str = "quito",
+                     days: app_commands.Range[int, 1, 60] = 3, policy: str = "walkover") -> None:
+        """Create a tournament in this channel."""
+
+        async def run(lang: str) -> None:
+            if not _manage(interaction):
+                raise TableError("err.need_manage_guild")
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise TableError("err.queue_text_channel")
+            tour = await self.service.create(guild_id=interaction.guild_id or 0, channel_id=interaction.channel.id,
+                                             organizer_id=interaction.user.id, name=name, format=format,
+                                             swiss_rounds=rounds, best_of=best_of, preset=rules, round_days=days,
+                                             policy=policy)
+            await answer.reply(interaction, t("ok.tournament_created", lang, tournament=tour.id, name=tour.name))
+
+        await self._guard(interaction, run)
+
+    @tournament.command(name=_s("signup", "cmd.tournament_signup.name"),
+                        description=_s("Sign up for a tournament", "cmd.tournament_signup.desc"))
+    @app_commands.rename(tournament=T_OPTION)
+    @app_commands.describe(tournament=T_DESC)
+    async def signup(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """Sign up."""
+        await self._guard(interaction, lambda lang: self._signup(interaction, tournament, lang))
+
+    async def _signup(self, interaction: discord.Interaction, tournament_id: int | None, lang: str) -> None:
+        tour = self.service.pick(interaction.guild_id or 0, tournament_id)
+        await self.service.sign_up(tour, user_id=interaction.user.id, name=interaction.user.display_name, locale=lang)
+        await answer.reply(interaction, t("ok.tournament_signed", lang, tournament=tour.id, name=tour.name))
+
+    @tournament.command(name=_s("close", "cmd.tournament_close.name"),
+                        description=_s("Close the sign-up, seed by rating, start round 1 (organizer)",
+                                       "cmd.tournament_close.desc"))
+    @app_commands.rename(tournament=T_OPTION)
+    @app_commands.describe(tournament=T_DESC)
+    async def close(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """Close the sign-up and seed."""
+        await self._guard(interaction, lambda lang: self._close(interaction, tournament, lang))
+
+    async def _close(self, interaction: discord.Interaction, tournament_id: int | None, lang: str) -> None:
+        tour = self._pick(interaction, tournament_id)
+        await self.service.close_signup(tour, user_id=interaction.user.id, can_manage=_manage(interaction))
+        await answer.reply(interaction, t("ok.tournament_drawn", lang, tournament=tour.id, rounds=tour.total_rounds))
+
+    @tournament.command(name=_s("play", "cmd.tournament_play.name"),
+                        description=_s("Ready for your match of this round", "cmd.tournament_play.desc"))
+    @app_commands.rename(tournament=T_OPTION)
+    @app_commands.describe(tournament=T_DESC)
+    async def play(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """«Jugar»."""
+        await self._guard(interaction, lambda lang: self._play(interaction, tournament, lang))
+
+    async def _play(self, interaction: discord.Interaction, tournament_id: int | None, lang: str) -> None:
+        tour = self._pick(interaction, tournament_id)
+        state, match = await self.service.play(tour, user_id=interaction.user.id)
+        if state == "waiting":
+            text = t("ok.league_waiting", lang, line=match_line(tour, match, lang))
+        else:
+            channel = self.bot.tables.tables[match.table_id].channel_id  # type: ignore[attr-defined,index]
+            text = t("ok.league_opened", lang, table=match.table_id, link=f"<#{channel}>")
+        await answer.reply(interaction, text)
+
+    @tournament.command(name=_s("view", "cmd.tournament_view.name"),
+                        description=_s("A tournament's bracket or standings", "cmd.tournament_view.desc"))
+    @app_commands.rename(tournament=T_OPTION)
+    @app_commands.describe(tournament=T_DESC)
+    async def view(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """The bracket or the Swiss standings."""
+
+        async def run(lang: str) -> None:
+            tour = self._pick(interaction, tournament)
+            body = (t("league.view_signup", lang, count=len(tour.players)) if tour.status == "signup"
+                    else board_text(self.service, tour, lang))
+            await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body)
+
+        await self._guard(interaction, run)
+
+    @tournament.command(name=_s("walkover", "cmd.tournament_walkover.name"),
+                        description=_s("Award this round's match of a player to them (organizer)",
+                                       "cmd.tournament_walkover.desc"))
+    @app_commands.rename(player=_s("player", "opt.member.name"), tournament=T_OPTION)
+    @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
+                           tournament=T_DESC)
+    async def walkover(self, interaction: discord.Interaction, player: discord.Member,
+                       tournament: int | None = None) -> None:
+        """Award a walkover."""
+
+        async def run(lang: str) -> None:
+            tour = self._pick(interaction, tournament)
+            match = await self.service.award_walkover(tour, user_id=interaction.user.id,
+                                                      can_manage=_manage(interaction), winner_user=player.id)
+            await answer.reply(interaction, match_line(tour, match, lang))
+
+        await self._guard(interaction, run)
+
+    @tournament.command(name=_s("cancel", "cmd.tournament_cancel.name"),
+                        description=_s("Cancel a tournament (organizer)", "cmd.tournament_cancel.desc"))
+    @app_commands.rename(tournament=T_OPTION)
+    @app_commands.describe(tournament=T_DESC)
+    async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """Cancel."""
+
+        async def run(lang: str) -> None:
+            tour = self._pick(interaction, tournament)
+            await self.service.cancel(tour, user_id=interaction.user.id, can_manage=_manage(interaction))
+            await answer.reply(interaction, t("ok.tournament_cancelled", lang, tournament=tour.id, name=tour.name))
+
+        await self._guard(interaction, run)
+
+    async def on_tournament_button(self, interaction: discord.Interaction, tournament_id: int, action: str) -> None:
+        """Sign up (j), close and seed (c), «Jugar» (p)."""
+
+        async def run(lang: str) -> None:
+            if action == "j":
+                await self._signup(interaction, tournament_id, lang)
+            elif action == "c":
+                await self._close(interaction, tournament_id, lang)
+            else:
+                await self._play(interaction, tournament_id, lang)
+
+        await self._guard(interaction, run)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (after ``cogs.tables``)."""
+    await bot.add_cog(TournamentsCog(bot))
