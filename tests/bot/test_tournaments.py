@@ -100,3 +100,33 @@ async def test_a_5_player_swiss_of_3_rounds_with_a_bye_each_round(world):
                  (m.embeds[0].description or "")]
     assert view_rows and "Buch" in view_rows[-1]
     assert world.env.errors == []
+
+
+async def test_a_best_of_3_match_across_a_restart(world, make_bot):
+    """Sign-ups, matches and wins survive a restart; a best-of-3 match goes on until two mesas are won."""
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Final", best_of=3, rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.env.restart_bot(make_bot())
+    tour = world.bot.tournaments.tournaments[1]
+    assert [p.name for p in tour.players] == ["ana", "beto"], "sign-ups survived the restart"
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    mesas = 0
+    while tour.status == "running":
+        match = tour.matches[0]
+        for member in (world.ana, world.beto):
+            await member.slash(world.channel, "cuarenta tournament play")
+        assert match.status == "playing"
+        await play_to_end(world, match.table_id, members)
+        await world.env.settle()
+        mesas += 1
+        if mesas == 1:
+            assert match.status == "pending" and match.wins_a + match.wins_b == 1, "one mesa is not a match"
+            await world.env.restart_bot(make_bot())
+            tour = world.bot.tournaments.tournaments[1]
+            assert tour.matches[0].wins_a + tour.matches[0].wins_b == 1, "the score survived the restart"
+    match = tour.matches[0]
+    assert mesas in (2, 3) and max(match.wins_a, match.wins_b) == 2
+    assert match.winner == (match.a_user if match.wins_a == 2 else match.b_user)
+    assert world.env.errors == []
