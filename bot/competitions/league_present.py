@@ -30,18 +30,16 @@ def _name(league: League, side_no: int | None) -> str:
 
 
 def standings_text(service: LeagueService, league: League, lang: str) -> str:
-    """The standings as a monospaced table: position, side, played, won, lost, points, chicas ±, tantos ±."""
-    rows = service.standings(league)
-    head = t("league.table_head", lang)
-    lines = [head]
-    for row in rows:
+    """The standings, one line per side that wraps well at phone width: rank, side, points, played / won /
+    lost, chicas and tantos for and against."""
+    lines = [t("league.table_title", lang)]
+    for row in service.standings(league):
         side = league.side(row.side)
-        name = side.name[:16] + ("…" if len(side.name) > 16 else "")
-        if side.removed:
-            name = f"({name})"
-        lines.append(f"{row.rank:>2} {name:<17} {row.played:>2} {row.won:>2} {row.lost:>2} {row.points:>3} "
-                     f"{row.chicas_for:>2}-{row.chicas_against:<2} {row.tantos_for:>4}-{row.tantos_against:<4}")
-    return "```\n" + "\n".join(lines) + "\n```"
+        name = clean(side.name) if not side.removed else f"~~{clean(side.name)}~~"
+        lines.append(t("league.table_row", lang, rank=row.rank, name=name, points=row.points, played=row.played,
+                       won=row.won, lost=row.lost, cf=row.chicas_for, ca=row.chicas_against, tf=row.tantos_for,
+                       ta=row.tantos_against))
+    return "\n".join(lines)
 
 
 def fixture_line(league: League, f: Fixture, lang: str) -> str:

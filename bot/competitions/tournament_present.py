@@ -40,11 +40,11 @@ def match_line(tour: Tournament, m: Match, lang: str) -> str:
 def board_text(service: TournamentService, tour: Tournament, lang: str) -> str:
     """The bracket round by round, or the Swiss standings."""
     if tour.format == "swiss":
-        lines = [t("tournament.swiss_head", lang)]
+        lines = [t("league.table_title", lang)]
         for i, row in enumerate(service.swiss_standings(tour), start=1):
-            name = tour.name_of(row.player)[:16]
-            lines.append(f"{i:>2} {name:<17} {row.points:>4.1f} {row.buchholz:>5.1f}")
-        return "```\n" + "\n".join(lines) + "\n```"
+            lines.append(t("tournament.swiss_row", lang, rank=i, name=clean(tour.name_of(row.player)),
+                           points=f"{row.points:g}", buchholz=f"{row.buchholz:g}"))
+        return "\n".join(lines)
     lines = []
     for rnd in range(1, tour.current_round + 1):
         lines.append(t("tournament.round_name", lang, round=rnd, rounds=tour.total_rounds))

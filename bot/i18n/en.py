@@ -555,7 +555,6 @@ MESSAGES.update({
     "league.round_title": "{name} · round {round} of {rounds}",
     "league.bye": "Bye: {name}",
     "league.deadline": "Deadline: {when}. Then: {policy}.",
-    "league.table_head": " # Player            P   W  L Pts Chicas Tantos",
     "league.fx_pending": "⏳ {a} vs {b}",
     "league.fx_waiting": "🙋 {a} vs {b} · ready: {ready}",
     "league.fx_playing": "🃏 {a} vs {b} · playing at Table #{table}",
@@ -640,7 +639,6 @@ MESSAGES.update({
     "tournament.m_empty": "— (nobody goes through)",
     "tournament.m_done": "✅ {a} {wa}–{wb} {b} · {winner} won",
     "tournament.m_pending": "⏳ {a} vs {b} ({wa}–{wb})",
-    "tournament.swiss_head": " # Player            Pts  Buch",
     "tournament.champion": "🏆 {champion} wins {name}!",
     "ok.tournament_created": "You created tournament #{tournament} «{name}». Its sign-up is posted in this channel.",
     "ok.tournament_signed": "You are signed up for tournament #{tournament} «{name}».",
@@ -654,4 +652,7 @@ MESSAGES.update({
     "err.tournament_not_running": "Tournament #{tournament} is not in play.",
     "err.tournament_no_match": "You have no match left in round {round} of tournament #{tournament}.",
     "league.what.rounds": "the format and the Swiss rounds (1 to 12)",
+    "league.table_title": "**Standings**",
+    "league.table_row": "`{rank}` **{name}** — {points} pts · P {played} (W {won}, L {lost}) · chicas {cf}–{ca} · tantos {tf}–{ta}",
+    "tournament.swiss_row": "`{rank}` **{name}** — {points} pts · Buchholz {buchholz}",
 })

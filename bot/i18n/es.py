@@ -555,7 +555,6 @@ MESSAGES.update({
     "league.round_title": "{name} · fecha {round} de {rounds}",
     "league.bye": "Descansa: {name}",
     "league.deadline": "Plazo: {when}. Al vencer: {policy}.",
-    "league.table_head": " # Jugador           PJ  G  P Pts Chicas Tantos",
     "league.fx_pending": "⏳ {a} vs {b}",
     "league.fx_waiting": "🙋 {a} vs {b} · listo: {ready}",
     "league.fx_playing": "🃏 {a} vs {b} · jugando en la Mesa #{table}",
@@ -640,7 +639,6 @@ MESSAGES.update({
     "tournament.m_empty": "— (nadie pasa)",
     "tournament.m_done": "✅ {a} {wa}–{wb} {b} · ganó {winner}",
     "tournament.m_pending": "⏳ {a} vs {b} ({wa}–{wb})",
-    "tournament.swiss_head": " # Jugador           Pts  Buch",
     "tournament.champion": "🏆 ¡{champion} gana {name}!",
     "ok.tournament_created": "Creaste el torneo #{tournament} «{name}». La inscripción está publicada en este canal.",
     "ok.tournament_signed": "Quedaste inscrito en el torneo #{tournament} «{name}».",
@@ -654,4 +652,7 @@ MESSAGES.update({
     "err.tournament_not_running": "El torneo #{tournament} no está en juego.",
     "err.tournament_no_match": "No tienes partida pendiente en la ronda {round} del torneo #{tournament}.",
     "league.what.rounds": "el formato y las rondas del suizo (1 a 12)",
+    "league.table_title": "**Tabla**",
+    "league.table_row": "`{rank}` **{name}** — {points} pts · PJ {played} (G {won}, P {lost}) · chicas {cf}–{ca} · tantos {tf}–{ta}",
+    "tournament.swiss_row": "`{rank}` **{name}** — {points} pts · Buchholz {buchholz}",
 })

@@ -98,7 +98,7 @@ async def test_a_5_player_swiss_of_3_rounds_with_a_bye_each_round(world):
     assert [(r.player, r.points) for r in rows[:2]] == [(u[1], 3.0), (u[2], 2.0)]
     view_rows = [m.embeds[0].description for m in world.channel.history() if m.embeds and "🏆" in
                  (m.embeds[0].description or "")]
-    assert view_rows and "Buch" in view_rows[-1]
+    assert view_rows and "Buchholz" in view_rows[-1]
     assert world.env.errors == []
 
 
