@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.competitions import QueueDiscord, QueueService
 from bot.competitions.league_present import LeagueDiscord
 from bot.competitions.leagues import LeagueService
+from bot.competitions.settings import CompetitionSettings
 from bot.competitions.tournament_present import TournamentDiscord
 from bot.competitions.tournaments import TournamentService
 from bot.config import Settings
@@ -86,6 +87,7 @@ class CuarentaBot(commands.AutoShardedBot):
     leagues: LeagueService
     league_presenter: LeagueDiscord
     tournaments: TournamentService
+    competition_settings: CompetitionSettings
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -162,6 +164,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.leagues.presenter = self.league_presenter
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
         self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
+        self.competition_settings = CompetitionSettings(self.store)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

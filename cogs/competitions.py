@@ -119,6 +119,25 @@ class CompetitionsCog(commands.Cog):
 
         await self._guard(interaction, run)
 
+    @app_commands.command(name=_s("organizers", "cmd.organizers.name"),
+                          description=_s("Let a role organize leagues and tournaments (Manage Server)",
+                                         "cmd.organizers.desc"))
+    @app_commands.rename(role=_s("role", "opt.role.name"))
+    @app_commands.describe(role=_s("The organizer role (leave empty: Manage Server only)", "opt.role.desc"))
+    @app_commands.guild_only()
+    async def organizers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        """Set the server's league-organizer role."""
+
+        async def run(lang: str) -> None:
+            if not (interaction.permissions and interaction.permissions.manage_guild):
+                raise TableError("err.need_manage_guild")
+            settings = self.bot.competition_settings  # type: ignore[attr-defined]
+            await settings.set_organizer_role(interaction.guild_id or 0, role.id if role else None)
+            text = (t("ok.organizers_set", lang, role=f"<@&{role.id}>") if role else t("ok.organizers_cleared", lang))
+            await answer.reply(interaction, text)
+
+        await self._guard(interaction, run)
+
     # ------------------------------------------------------------------ components (bot.competitions.items)
 
     async def _join(self, interaction: discord.Interaction, guild_id: int, mode: str, lang: str) -> None:

@@ -31,8 +31,12 @@ LEAGUE_OPTION = _s("league", "opt.league.name")
 LEAGUE_DESC = _s("The league's number (default: yours, or the server's only one)", "opt.league.desc")
 
 
-def _manage(interaction: discord.Interaction) -> bool:
-    return bool(interaction.permissions and interaction.permissions.manage_guild)
+async def _manage(interaction: discord.Interaction) -> bool:
+    """Manage Server, or the server's organizer role (`bot.competitions.settings`)."""
+    settings = interaction.client.competition_settings  # type: ignore[attr-defined]
+    roles = [r.id for r in getattr(interaction.user, "roles", [])]
+    return await settings.may_organize(interaction.guild_id or 0, can_manage=bool(
+        interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
 
 
 class LeaguesCog(commands.Cog):
@@ -132,7 +136,7 @@ class LeaguesCog(commands.Cog):
         """Create a league in this channel (its fixtures are played in threads here)."""
 
         async def run(lang: str) -> None:
-            if not _manage(interaction):
+            if not await _manage(interaction):
                 raise TableError("err.need_manage_guild")
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise TableError("err.queue_text_channel")
@@ -177,7 +181,7 @@ class LeaguesCog(commands.Cog):
 
     async def _close(self, interaction: discord.Interaction, league_id: int | None, lang: str) -> None:
         league = self._pick(interaction, league_id)
-        await self.leagues.close_signup(league, user_id=interaction.user.id, can_manage=_manage(interaction))
+        await self.leagues.close_signup(league, user_id=interaction.user.id, can_manage=await _manage(interaction))
         await answer.reply(interaction, t("ok.league_drawn", lang, league=league.id, rounds=league.rounds))
 
     @league.command(name=_s("play", "cmd.league_play.name"),
@@ -232,7 +236,7 @@ class LeaguesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             found = self._pick(interaction, league)
-            await self.leagues.extend(found, user_id=interaction.user.id, can_manage=_manage(interaction), days=days)
+            await self.leagues.extend(found, user_id=interaction.user.id, can_manage=await _manage(interaction), days=days)
             await answer.reply(interaction, t("ok.league_extended", lang, when=when_text(found.round_deadline or 0)))
 
         await self._guard(interaction, run)
@@ -250,7 +254,7 @@ class LeaguesCog(commands.Cog):
         async def run(lang: str) -> None:
             found = self._pick(interaction, league)
             fixture = await self.leagues.award_walkover(found, user_id=interaction.user.id,
-                                                        can_manage=_manage(interaction), winner_user=player.id)
+                                                        can_manage=await _manage(interaction), winner_user=player.id)
             await answer.reply(interaction, fixture_line(found, fixture, lang))
 
         await self._guard(interaction, run)
@@ -265,9 +269,29 @@ class LeaguesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             found = self._pick(interaction, league)
-            side = await self.leagues.remove(found, user_id=interaction.user.id, can_manage=_manage(interaction),
+            side = await self.leagues.remove(found, user_id=interaction.user.id, can_manage=await _manage(interaction),
                                              target_user=player.id)
             await answer.reply(interaction, t("ok.league_removed", lang, name=side.name, league=found.id))
+
+        await self._guard(interaction, run)
+
+    @league.command(name=_s("replace", "cmd.league_replace.name"),
+                    description=_s("Put a new player in another's place (organizer)", "cmd.league_replace.desc"))
+    @app_commands.rename(player=_s("player", "opt.member.name"), newcomer=_s("newcomer", "opt.newcomer.name"),
+                         league=LEAGUE_OPTION)
+    @app_commands.describe(player=_s("The player who leaves", "opt.remove_player.desc"),
+                           newcomer=_s("The player who takes their place", "opt.newcomer.desc"), league=LEAGUE_DESC)
+    async def replace(self, interaction: discord.Interaction, player: discord.Member, newcomer: discord.Member,
+                      league: int | None = None) -> None:
+        """Replace a player: the newcomer inherits the side's results and fixtures."""
+
+        async def run(lang: str) -> None:
+            found = self._pick(interaction, league)
+            side = await self.leagues.replace(found, user_id=interaction.user.id, can_manage=await _manage(interaction),
+                                              old_user=player.id, new_user=newcomer.id,
+                                              new_name=newcomer.display_name)
+            await answer.reply(interaction, t("ok.league_replaced", lang, old=player.display_name,
+                                              new=newcomer.display_name, side=side.name, league=found.id))
 
         await self._guard(interaction, run)
 
@@ -280,7 +304,7 @@ class LeaguesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             found = self._pick(interaction, league)
-            await self.leagues.cancel(found, user_id=interaction.user.id, can_manage=_manage(interaction))
+            await self.leagues.cancel(found, user_id=interaction.user.id, can_manage=await _manage(interaction))
             await answer.reply(interaction, t("ok.league_cancelled", lang, league=found.id, name=found.name))
 
         await self._guard(interaction, run)

@@ -31,8 +31,12 @@ T_OPTION = _s("tournament", "opt.tournament.name")
 T_DESC = _s("The tournament's number (default: yours, or the server's only one)", "opt.tournament.desc")
 
 
-def _manage(interaction: discord.Interaction) -> bool:
-    return bool(interaction.permissions and interaction.permissions.manage_guild)
+async def _manage(interaction: discord.Interaction) -> bool:
+    """Manage Server, or the server's organizer role (`bot.competitions.settings`)."""
+    settings = interaction.client.competition_settings  # type: ignore[attr-defined]
+    roles = [r.id for r in getattr(interaction.user, "roles", [])]
+    return await settings.may_organize(interaction.guild_id or 0, can_manage=bool(
+        interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
 
 
 class TournamentsCog(commands.Cog):
@@ -122,7 +126,7 @@ class TournamentsCog(commands.Cog):
         """Create a tournament in this channel."""
 
         async def run(lang: str) -> None:
-            if not _manage(interaction):
+            if not await _manage(interaction):
                 raise TableError("err.need_manage_guild")
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise TableError("err.queue_text_channel")
@@ -158,7 +162,7 @@ class TournamentsCog(commands.Cog):
 
     async def _close(self, interaction: discord.Interaction, tournament_id: int | None, lang: str) -> None:
         tour = self._pick(interaction, tournament_id)
-        await self.service.close_signup(tour, user_id=interaction.user.id, can_manage=_manage(interaction))
+        await self.service.close_signup(tour, user_id=interaction.user.id, can_manage=await _manage(interaction))
         await answer.reply(interaction, t("ok.tournament_drawn", lang, tournament=tour.id, rounds=tour.total_rounds))
 
     @tournament.command(name=_s("play", "cmd.tournament_play.name"),
@@ -207,7 +211,7 @@ class TournamentsCog(commands.Cog):
         async def run(lang: str) -> None:
             tour = self._pick(interaction, tournament)
             match = await self.service.award_walkover(tour, user_id=interaction.user.id,
-                                                      can_manage=_manage(interaction), winner_user=player.id)
+                                                      can_manage=await _manage(interaction), winner_user=player.id)
             await answer.reply(interaction, match_line(tour, match, lang))
 
         await self._guard(interaction, run)
@@ -221,7 +225,7 @@ class TournamentsCog(commands.Cog):
 
         async def run(lang: str) -> None:
             tour = self._pick(interaction, tournament)
-            await self.service.cancel(tour, user_id=interaction.user.id, can_manage=_manage(interaction))
+            await self.service.cancel(tour, user_id=interaction.user.id, can_manage=await _manage(interaction))
             await answer.reply(interaction, t("ok.tournament_cancelled", lang, tournament=tour.id, name=tour.name))
 
         await self._guard(interaction, run)

@@ -158,6 +158,13 @@ class LeagueRepo:
             (league_id, side.side_no, side.user1, side.user2, side.name1, side.name2, int(side.accepted),
              int(side.removed), side.locale1, side.locale2))])
 
+    async def replace_user(self, league_id: int, side: Side) -> None:
+        """Store a side whose player was replaced (both players' columns)."""
+        await self._write([(
+            "UPDATE league_sides SET user1 = ?, name1 = ?, locale1 = ?, user2 = ?, name2 = ?, locale2 = ?"
+            " WHERE league_id = ? AND side_no = ?",
+            (side.user1, side.name1, side.locale1, side.user2, side.name2, side.locale2, league_id, side.side_no))])
+
     async def delete_side(self, league_id: int, side_no: int) -> None:
         """Drop a side that never became one (a declined or replaced invitation)."""
         await self._write([("DELETE FROM league_sides WHERE league_id = ? AND side_no = ?", (league_id, side_no))])

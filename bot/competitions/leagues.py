@@ -542,6 +542,29 @@ class LeagueService:
             await self._maybe_next_round(league)
         return side
 
+    async def replace(self, league: League, *, user_id: int, can_manage: bool, old_user: int, new_user: int,
+                      new_name: str, new_locale: str = "es") -> Side:
+        """Put ``new_user`` in ``old_user``'s place in their side (results and fixtures stay the side's).
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``, ``err.league_signed`` (the
+            newcomer already plays in this league).
+        """
+        self._organizer(league, user_id, can_manage)
+        async with self._lock:
+            side = league.side_of(old_user)
+            if side is None:
+                raise LeagueError("err.league_not_in", league=league.id)
+            if league.side_of(new_user) is not None:
+                raise LeagueError("err.league_signed", league=league.id)
+            if side.user1 == old_user:
+                side.user1, side.name1, side.locale1 = new_user, new_name, new_locale
+            else:
+                side.user2, side.name2, side.locale2 = new_user, new_name, new_locale
+            await self.repo.replace_user(league.id, side)
+        self._tell("signup_changed", league)
+        return side
+
     async def cancel(self, league: League, *, user_id: int, can_manage: bool) -> League:
         """Cancel the league (no champion; its tables in play go on as casual mesas).
 

@@ -239,3 +239,38 @@ async def test_a_fixture_whose_table_was_ended_records_nothing_and_can_be_played
     assert "ready" in again.response.content and fixture.status == "pending"
     await press_play(world, world.beto)
     assert fixture.status == "playing" and fixture.table_id != first_table, "a new table for the same fixture"
+
+
+async def test_the_organizer_replaces_a_player_who_inherits_the_fixtures(world):
+    await create_league(world, rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    league = league_of(world)
+    side = league.side_of(world.beto.id).side_no
+    refused = await world.ana.slash(world.channel, "cuarenta league replace", player=world.beto, newcomer=world.caro)
+    assert refused.response.content == t("err.league_not_organizer", "en")
+    done = await world.eva.slash(world.channel, "cuarenta league replace", player=world.beto, newcomer=world.caro)
+    assert "caro takes beto's place" in done.response.content
+    assert league.side_of(world.caro.id).side_no == side and league.side_of(world.beto.id) is None
+    await press_play(world, world.ana)
+    opened = await press_play(world, world.caro)
+    assert "Let's play! Table #" in opened.response.content, "the newcomer plays the side's fixture"
+
+
+async def test_an_organizer_role_runs_leagues_without_manage_server(world):
+    refused = await world.caro.slash(world.channel, "cuarenta league create", name="Liga")
+    assert refused.response.content == t("err.need_manage_guild", "en")
+    role = world.guild.create_role("Ligueros")
+    world.guild.remove_member(world.caro)
+    caro = world.guild.add_member(world.caro.user, roles=[role])
+    not_admin = await world.ana.slash(world.channel, "cuarenta organizers", role=role)
+    assert not_admin.response.content == t("err.need_manage_guild", "en")
+    done = await world.eva.slash(world.channel, "cuarenta organizers", role=role)
+    assert done.response.content == t("ok.organizers_set", "en", role=f"<@&{role.id}>")
+    created = await caro.slash(world.channel, "cuarenta league create", name="Liga de caro")
+    assert "You created league #1" in created.response.content
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    closed = await caro.slash(world.channel, "cuarenta league close")
+    assert closed.response.content == t("ok.league_drawn", "en", league=1, rounds=1)
