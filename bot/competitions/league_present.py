@@ -14,6 +14,7 @@ from bot.ui import limits
 from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
+from .board_picture import table_picture
 from .items import LeagueButton
 from .league_repo import Fixture, League
 from .leagues import LeagueService
@@ -40,6 +41,28 @@ def standings_text(service: LeagueService, league: League, lang: str) -> str:
                        won=row.won, lost=row.lost, cf=row.chicas_for, ca=row.chicas_against, tf=row.tantos_for,
                        ta=row.tantos_against))
     return "\n".join(lines)
+
+
+PICTURE = "tabla.png"
+
+
+def standings_picture(service: LeagueService, league: League, lang: str, title: str) -> bytes | None:
+    """The standings as a picture (`board_picture`), or None when drawing fails (the text stands)."""
+    try:
+        rows = [[str(r.rank), league.side(r.side).name, str(r.played), str(r.won), str(r.lost), str(r.points),
+                 f"{r.chicas_for}-{r.chicas_against}", f"{r.tantos_for}-{r.tantos_against}"]  # the font has no en dash
+                for r in service.standings(league)]
+        return table_picture(title, t("league.pic_header", lang).split("|"), rows, (0.6, 3.2, 0.8, 0.7, 0.7, 0.9, 1.3, 1.6))
+    except Exception:
+        log.exception("league %d: the standings picture failed", league.id)
+        return None
+
+
+def _with_picture(embed: discord.Embed, picture: bytes | None) -> list[tuple[str, bytes]]:
+    if picture is None:
+        return []
+    embed.set_image(url=f"attachment://{PICTURE}")
+    return [(PICTURE, picture)]
 
 
 def fixture_line(league: League, f: Fixture, lang: str) -> str:
@@ -92,10 +115,11 @@ def round_payload(service: LeagueService, league: League, lang: str) -> Payload:
         lines += ["", t("league.deadline", lang, when=when_text(league.round_deadline),
                         policy=t(f"league.policy.{league.policy}", lang))]
     lines += ["", standings_text(service, league, lang)]
-    embed = discord.Embed(title=t("league.round_title", lang, name=clean(league.name), round=rnd, rounds=league.rounds),
-                          colour=COLOR, description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
+    title = t("league.round_title", lang, name=clean(league.name), round=rnd, rounds=league.rounds)
+    embed = discord.Embed(title=title, colour=COLOR, description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
+    files = _with_picture(embed, standings_picture(service, league, lang, title))
     view = make_view([LeagueButton(league.id, "p", label=t("league.play", lang), style=discord.ButtonStyle.success)])
-    return Payload(embed=embed, view=view)
+    return Payload(embed=embed, view=view, files=files)
 
 
 def final_payload(service: LeagueService, league: League, lang: str) -> Payload:
@@ -107,10 +131,11 @@ def final_payload(service: LeagueService, league: League, lang: str) -> Payload:
         head = t("league.champion", lang, name=clean(league.name), champion=_name(league, rows[0].side))
     else:
         head = t("league.cancelled", lang, name=clean(league.name))
-    embed = discord.Embed(title=t("league.final_title", lang, name=clean(league.name)), colour=COLOR,
+    title = t("league.final_title", lang, name=clean(league.name))
+    embed = discord.Embed(title=title, colour=COLOR,
                           description=limits.clip(f"{head}\n\n{standings_text(service, league, lang)}",
                                                   limits.EMBED_DESCRIPTION))
-    return Payload(embed=embed)
+    return Payload(embed=embed, files=_with_picture(embed, standings_picture(service, league, lang, title)))
 
 
 class LeagueDiscord:

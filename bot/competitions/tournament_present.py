@@ -13,6 +13,7 @@ from bot.ui import limits
 from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
+from .board_picture import table_picture
 from .items import TournamentButton
 from .tournaments import Match, Tournament, TournamentService
 
@@ -129,8 +130,19 @@ class TournamentDiscord:
         champion = self.service.champion(tour) if tour.status == "finished" else None
         head = (t("tournament.champion", lang, champion=clean(tour.name_of(champion)), name=clean(tour.name))
                 if champion is not None else t("league.cancelled", lang, name=clean(tour.name)))
-        await self._send(tour, Payload(embed=self._embed(tour, t("league.final_title", lang, name=clean(tour.name)),
-                                                         f"{head}\n\n{board_text(self.service, tour, lang)}")))
+        title = t("league.final_title", lang, name=clean(tour.name))
+        embed = self._embed(tour, title, f"{head}\n\n{board_text(self.service, tour, lang)}")
+        files: list[tuple[str, bytes]] = []
+        if tour.format == "swiss":
+            rows = [[str(i), tour.name_of(r.player), f"{r.points:g}", f"{r.buchholz:g}"]
+                    for i, r in enumerate(self.service.swiss_standings(tour), start=1)]
+            try:
+                files = [("tabla.png", table_picture(title, t("tournament.pic_header", lang).split("|"), rows,
+                                                     (0.6, 4.0, 1.0, 1.4)))]
+                embed.set_image(url="attachment://tabla.png")
+            except Exception:
+                log.exception("tournament %d: the standings picture failed", tour.id)
+        await self._send(tour, Payload(embed=embed, files=files))
 
     async def make_channel(self, tour: Tournament, m: Match) -> int:
         """A public thread of the tournament channel for the match's table."""

@@ -666,4 +666,6 @@ MESSAGES.update({
     "opt.role.desc": "The organizer role (leave empty: Manage Server only)",
     "ok.organizers_set": "Done: members with {role} can create and run leagues and tournaments.",
     "ok.organizers_cleared": "Done: only members with Manage Server run leagues and tournaments.",
+    "league.pic_header": "#|Player|P|W|L|Pts|Chicas|Tantos",
+    "tournament.pic_header": "#|Player|Pts|Buchholz",
 })

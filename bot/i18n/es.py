@@ -666,4 +666,6 @@ MESSAGES.update({
     "opt.role.desc": "El rol organizador (vacío: solo «Gestionar servidor»)",
     "ok.organizers_set": "Listo: quienes tienen {role} pueden crear y organizar ligas y torneos.",
     "ok.organizers_cleared": "Listo: solo quienes tienen «Gestionar servidor» organizan ligas y torneos.",
+    "league.pic_header": "#|Jugador|PJ|G|P|Pts|Chicas|Tantos",
+    "tournament.pic_header": "#|Jugador|Pts|Buchholz",
 })

@@ -274,3 +274,15 @@ async def test_an_organizer_role_runs_leagues_without_manage_server(world):
         await member.slash(world.channel, "cuarenta league signup")
     closed = await caro.slash(world.channel, "cuarenta league close")
     assert closed.response.content == t("ok.league_drawn", "en", league=1, rounds=1)
+
+
+async def test_the_round_message_carries_the_standings_as_a_picture_and_as_text(world):
+    await create_league(world, rules="rapido")
+    for member in (world.ana, world.beto, world.caro):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    message = latest_with(world, "c4:g:1:p")
+    embed = message.embeds[0]
+    assert embed.image.url and embed.image.url.endswith("tabla.png")
+    assert [a.filename for a in message.attachments] == ["tabla.png"]
+    assert "**Tabla**" in embed.description and "ana" in embed.description
