@@ -124,6 +124,14 @@ class TournamentDiscord:
         lang = await self.tables.public_language(tour.guild_id)
         await self._send(tour, Payload(content=match_line(tour, m, lang)))
 
+    async def reminder(self, tour: Tournament, matches: list[Match]) -> None:
+        """A day before the deadline: ping the players of the unfinished matches."""
+        lang = await self.tables.public_language(tour.guild_id)
+        people = sorted({u for m in matches for u in (m.a_user, m.b_user) if u is not None})
+        text = t("league.reminder", lang, mentions=" ".join(f"<@{u}>" for u in people), round=tour.current_round,
+                 when=when_text(tour.round_deadline or 0), name=clean(tour.name))
+        await self._send(tour, Payload(content=text), pings=True)
+
     async def finished(self, tour: Tournament) -> None:
         """The champion and the final bracket or standings."""
         lang = await self.tables.public_language(tour.guild_id)

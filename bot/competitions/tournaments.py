@@ -96,6 +96,7 @@ class Tournament:
     signup_message_id: int | None = None
     current_round: int = 0
     round_deadline: float | None = None
+    reminded: bool = False
     players: list[Player] = field(default_factory=list)
     matches: list[Match] = field(default_factory=list)
 
@@ -140,6 +141,9 @@ class TournamentPresenter(Protocol):
 
     async def result(self, tournament: Tournament, match: Match) -> None:
         """A match (or one of its mesas) got a result."""
+
+    async def reminder(self, tournament: Tournament, matches: list[Match]) -> None:
+        """A day before the deadline: ping the players of these unfinished matches."""
 
     async def finished(self, tournament: Tournament) -> None:
         """The champion and the final bracket or standings (or the cancellation)."""
@@ -326,6 +330,7 @@ class TournamentService:
             pairs = [(a, b) for a, b in found] + ([(bye, None)] if bye is not None else [])
         t.current_round = rnd
         t.round_deadline = self.clock.now() + t.round_days * DAY
+        t.reminded = False
         for slot, (a, b) in enumerate(pairs):
             if a is None and b is not None:
                 a, b = b, None
@@ -334,8 +339,8 @@ class TournamentService:
                 m.status, m.winner = ("walkover", a) if a is not None else ("double_loss", None)
             t.matches.append(m)
             m.id = await self._insert_match(t, m)
-        await self._exec([("UPDATE tournaments SET status = ?, current_round = ?, round_deadline = ? WHERE id = ?",
-                           (t.status, t.current_round, t.round_deadline, t.id))])
+        await self._exec([("UPDATE tournaments SET status = ?, current_round = ?, round_deadline = ?, reminded = 0"
+                           " WHERE id = ?", (t.status, t.current_round, t.round_deadline, t.id))])
         self._arm(t)
         log.info("tournament %d: round %d with %d matches", t.id, rnd, len(pairs))
         self._tell("round_started", t)
@@ -445,8 +450,22 @@ class TournamentService:
         tid, rnd = t.id, t.current_round
         if t.status == "running" and t.round_deadline is not None:
             self.scheduler.arm(("deadline", tid), t.round_deadline, lambda: self._deadline(tid, rnd))
+            if not t.reminded and t.round_days > 1:
+                self.scheduler.arm(("remind", tid), t.round_deadline - DAY, lambda: self._remind(tid, rnd))
         else:
             self.scheduler.cancel(("deadline", tid))
+            self.scheduler.cancel(("remind", tid))
+
+    async def _remind(self, tournament_id: int, rnd: int) -> None:
+        """A day before the deadline (once per round, stored): ping the players of unfinished matches."""
+        t = self.tournaments.get(tournament_id)
+        if t is None or t.status != "running" or t.current_round != rnd or t.reminded:
+            return
+        t.reminded = True
+        await self._exec([("UPDATE tournaments SET reminded = 1 WHERE id = ?", (t.id,))])
+        waiting = [m for m in t.matches if m.round == rnd and not m.resolved]
+        if waiting:
+            self._tell("reminder", t, waiting)
 
     async def _deadline(self, tournament_id: int, rnd: int) -> None:
         async with self._lock:
@@ -539,14 +558,14 @@ class TournamentService:
     async def _load_open(self) -> list[Tournament]:
         async with self._db.execute(
                 "SELECT id, guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days, policy,"
-                " status, organizer_id, signup_message_id, current_round, round_deadline FROM tournaments"
+                " status, organizer_id, signup_message_id, current_round, round_deadline, reminded FROM tournaments"
                 " WHERE status IN ('signup', 'running') ORDER BY id") as cursor:
             rows = await cursor.fetchall()
         out = []
         for r in rows:
             t = Tournament(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), int(r[5]), int(r[6]), str(r[7]),
                            int(r[8]), str(r[9]), str(r[10]), int(r[11]), int(r[12]) if r[12] is not None else None,
-                           int(r[13]), float(r[14]) if r[14] is not None else None)
+                           int(r[13]), float(r[14]) if r[14] is not None else None, bool(r[15]))
             async with self._db.execute("SELECT user_id, name, locale, seed FROM tournament_players"
                                         " WHERE tournament_id = ? ORDER BY rowid", (t.id,)) as cursor:
                 t.players = [Player(int(p[0]), str(p[1]), str(p[2]), int(p[3])) for p in await cursor.fetchall()]

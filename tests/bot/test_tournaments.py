@@ -130,3 +130,18 @@ async def test_a_best_of_3_match_across_a_restart(world, make_bot):
     assert mesas in (2, 3) and max(match.wins_a, match.wins_b) == 2
     assert match.winner == (match.a_user if match.wins_a == 2 else match.b_user)
     assert world.env.errors == []
+
+
+async def test_a_day_before_the_deadline_the_players_are_reminded_then_the_policy_applies(world):
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", days=3, rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    await world.ana.slash(world.channel, "cuarenta tournament play")  # ana shows up; beto never does
+    await world.env.advance_time(2 * 86400 + 5)
+    assert any("one day left" in (m.content or "") or "queda un día" in (m.content or "")
+               for m in world.channel.history()), "reminded a day before"
+    await world.env.advance_time(86400)
+    match = tour.matches[0]
+    assert match.status == "walkover" and match.winner == world.ana.id and tour.status == "finished"

@@ -21,7 +21,8 @@ CREATE TABLE tournaments (
     organizer_id INTEGER NOT NULL,
     signup_message_id INTEGER,
     current_round INTEGER NOT NULL DEFAULT 0,
-    round_deadline REAL
+    round_deadline REAL,
+    reminded INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1))
 );
 CREATE TABLE tournament_players (
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
