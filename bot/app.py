@@ -38,10 +38,11 @@ EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competit
                                   "cogs.leagues", "cogs.tournaments")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
-    read_message_history=True,
+    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
+    embed_links=True, read_message_history=True,
 )
-"""What the bot needs in a channel: view it, send (also in threads), embed links, read history."""
+"""What the bot needs in a channel: view it, send (also in threads), open threads (competition matches),
+embed links, read history."""
 
 
 class DiscordClock:

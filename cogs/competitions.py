@@ -21,6 +21,21 @@ from cogs.tables import _s, command_error_text
 
 log = logging.getLogger(__name__)
 
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "send_messages", "embed_links")
+"""What the bot needs in a channel whose matches are played in threads (queue, leagues, tournaments)."""
+
+
+def require_thread_permissions(interaction: discord.Interaction, lang: str) -> None:
+    """Refuse, naming them, when the bot lacks a permission its competition channel needs.
+
+    Raises:
+        TableError: ``err.bot_permissions_which`` (params: missing).
+    """
+    missing = [name for name in THREAD_PERMISSIONS if not getattr(interaction.app_permissions, name)]
+    if missing:
+        raise TableError("err.bot_permissions_which", missing=", ".join(t(f"perm.{name}", lang) for name in missing))
+
+
 MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]
 BUTTON_MODES = {"a": "1v1", "b": "2v2"}
 
@@ -110,6 +125,7 @@ class CompetitionsCog(commands.Cog):
                 raise TableError("err.need_manage_guild")
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise TableError("err.queue_text_channel")
+            require_thread_permissions(interaction, lang)
             guild_id = interaction.guild_id or 0
             public = await self.bot.tables.public_language(guild_id)  # type: ignore[attr-defined]
             message = await interaction.channel.send(**queue_payload(guild_id, self.queue.counts(guild_id),

@@ -18,6 +18,7 @@ from bot.i18n import lang_of, t
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import when_text
+from cogs.competitions import require_thread_permissions
 from cogs.tables import PRESET_CHOICES, _s, command_error_text
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class LeaguesCog(commands.Cog):
                 raise TableError("err.need_manage_guild")
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise TableError("err.queue_text_channel")
+            require_thread_permissions(interaction, lang)
             league = await self.leagues.create(
                 guild_id=interaction.guild_id or 0, channel_id=interaction.channel.id,
                 organizer_id=interaction.user.id, name=name, mode=mode, preset=rules, double=double,

@@ -17,6 +17,7 @@ from bot.competitions.tournaments import Tournament, TournamentService
 from bot.i18n import lang_of, t
 from bot.tables import TableError
 from bot.ui import answer
+from cogs.competitions import require_thread_permissions
 from cogs.leagues import POLICY_CHOICES
 from cogs.tables import PRESET_CHOICES, _s, command_error_text
 
@@ -130,6 +131,7 @@ class TournamentsCog(commands.Cog):
                 raise TableError("err.need_manage_guild")
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise TableError("err.queue_text_channel")
+            require_thread_permissions(interaction, lang)
             tour = await self.service.create(guild_id=interaction.guild_id or 0, channel_id=interaction.channel.id,
                                              organizer_id=interaction.user.id, name=name, format=format,
                                              swiss_rounds=rounds, best_of=best_of, preset=rules, round_days=days,

@@ -297,6 +297,7 @@ MESSAGES.update({
     "perm.view_channel": "View Channel",
     "perm.send_messages": "Send Messages",
     "perm.send_messages_in_threads": "Send Messages in Threads",
+    "perm.create_public_threads": "Create Public Threads",
     "perm.embed_links": "Embed Links",
     "ok.left_game_ended": "You left Table #{table}, and the table ended: no other person was playing, and computer players never play on alone.",
     "ok.left_game": "You left Table #{table}: a computer player plays your seat and the mesa goes on (unrated).",

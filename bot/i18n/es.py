@@ -297,6 +297,7 @@ MESSAGES.update({
     "perm.view_channel": "Ver canal",
     "perm.send_messages": "Enviar mensajes",
     "perm.send_messages_in_threads": "Enviar mensajes en hilos",
+    "perm.create_public_threads": "Crear hilos públicos",
     "perm.embed_links": "Insertar enlaces",
     "ok.left_game_ended": "Te levantaste de la Mesa #{table} y la mesa terminó: no quedaba ninguna persona jugando, y las computadoras no siguen solas.",
     "ok.left_game": "Te levantaste de la Mesa #{table}: una computadora juega tu puesto y la mesa sigue (sin puntuar).",

@@ -174,3 +174,14 @@ def test_property_the_chosen_split_is_the_most_balanced(values):
     for p in permutations(players):
         assert gap <= abs(rating[p[0]] + rating[p[1]] - rating[p[2]] - rating[p[3]])
     assert players[0] in a and sorted(a + b) == players
+
+
+async def test_a_queue_channel_without_thread_permission_is_refused_by_name(world):
+    import discord
+
+    closed = world.guild.create_text_channel(
+        "sin-hilos", overwrites={world.guild.me: discord.PermissionOverwrite(create_public_threads=False)})
+    result = await world.eva.slash(closed, "cuarenta queue")
+    assert result.ephemeral and "Create Public Threads" in result.response.content
+    league = await world.eva.slash(closed, "cuarenta league create", name="Liga")
+    assert "Create Public Threads" in league.response.content
