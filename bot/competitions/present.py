@@ -49,8 +49,10 @@ def match_payload(proposal: Proposal, lang: str, link: str | None = None) -> Pay
         return Payload(content=f"{text}\n{marks}", view=view)
     if proposal.status == "started":
         text = t("match.started", lang, mode=mode, table=proposal.table_id, link=link or "?")
+    elif not proposal.missing:  # everyone accepted, but the table could not be opened
+        text = t("match.failed", lang, mode=mode)
     else:
-        names = ", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing) or "?"
+        names = ", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing)
         text = t("match.cancelled", lang, mode=mode, names=names)
     return Payload(content=f"{text}\n{marks}")
 

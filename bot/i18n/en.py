@@ -478,6 +478,7 @@ MESSAGES.update({
     "match.decline": "I can't",
     "match.started": "Everyone accepted! The {mode} match is played at Table #{table}: {link}",
     "match.cancelled": "{mode} match cancelled: {names} did not accept. The others stay in the queue, in their place.",
+    "match.failed": "I could not open the table of the {mode} match (am I missing the permission to create threads?). You stay in the queue, in your place.",
     "match.thread": "{mode} match · {names}",
     "ok.match_accepted": "You accepted. Waiting for the others…",
     "ok.match_declined": "You will not play this match, and you left the queue.",

@@ -478,6 +478,7 @@ MESSAGES.update({
     "match.decline": "No puedo",
     "match.started": "¡Todos aceptaron! La partida {mode} se juega en la Mesa #{table}: {link}",
     "match.cancelled": "Partida {mode} cancelada: {names} no aceptó. Los demás siguen en la cola, en su lugar.",
+    "match.failed": "No pude abrir la mesa de la partida {mode} (¿me faltan permisos para crear hilos?). Siguen en la cola, en su lugar.",
     "match.thread": "Partida {mode} · {names}",
     "ok.match_accepted": "Aceptaste. Esperando a los demás…",
     "ok.match_declined": "No jugarás esta partida y saliste de la cola.",

@@ -185,3 +185,18 @@ async def test_a_queue_channel_without_thread_permission_is_refused_by_name(worl
     assert result.ephemeral and "Create Public Threads" in result.response.content
     league = await world.eva.slash(closed, "cuarenta league create", name="Liga")
     assert "Create Public Threads" in league.response.content
+
+
+async def test_a_match_whose_table_cannot_open_says_so_and_keeps_everyone_queued(world):
+    queue_message = await open_queue(world)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/threads", status=403, code=50013, times=None)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    ping = ping_of(world)
+    mid = match_id(ping)
+    await world.ana.click(ping, custom_id=f"c4:m:{mid}:y")
+    await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    shown = next(m for m in world.channel.history() if m.id == ping.id)
+    assert shown.content.startswith(t("match.failed", "es", mode="1 v 1"))
+    assert world.bot.queue.entries.keys() == {world.ana.id, world.beto.id}
+    assert world.bot.tables.table_of_user(world.ana.id) is None
