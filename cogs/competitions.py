@@ -5,7 +5,6 @@ no game logic. The commands join the ``/cuarenta`` group of the tables cog (as t
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -13,11 +12,12 @@ from discord.ext import commands
 
 from bot.competitions import QUEUE_ITEMS, QueueButton, QueueDiscord, QueueService, queue_payload
 from bot.competitions.queue import ACCEPT_TIMEOUT
-from bot.i18n import lang_of, t
+from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import make_view
-from cogs.tables import _s, command_error_text
+from cogs.grouped import GroupedCog
+from cogs.tables import _s
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +40,11 @@ MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choic
 BUTTON_MODES = {"a": "1v1", "b": "2v2"}
 
 
-class CompetitionsCog(commands.Cog):
+class CompetitionsCog(GroupedCog):
     """The matchmaking queue on Discord."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._moved: list[app_commands.Command | app_commands.Group] = []
+    ITEMS = QUEUE_ITEMS
+    HANDLER = "queue_handler"
 
     @property
     def queue(self) -> QueueService:
@@ -57,49 +56,9 @@ class CompetitionsCog(commands.Cog):
         """The queue's Discord presenter."""
         return self.bot.queue_presenter  # type: ignore[attr-defined]
 
-    async def cog_load(self) -> None:
-        """Put the commands under ``/cuarenta`` and become the queue buttons' handler."""
-        group = self.bot.tree.get_command("cuarenta")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.competitions")
-        for command in self.__cog_app_commands__:
-            group.add_command(command)
-            self._moved.append(command)
-        self.__cog_app_commands__ = []
-        self.bot.queue_handler = self  # type: ignore[attr-defined]
-        self.bot.add_dynamic_items(*QUEUE_ITEMS)
-
-    async def cog_unload(self) -> None:
-        """Take the commands out of ``/cuarenta`` again."""
-        group = self.bot.tree.get_command("cuarenta")
-        if isinstance(group, app_commands.Group):
-            for command in self._moved:
-                group.remove_command(command.name)
-        self._moved.clear()
-        self.bot.remove_dynamic_items(*QUEUE_ITEMS)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        """Errors raised before a command body runs: an ephemeral message."""
-        try:
-            await answer.reply(interaction, command_error_text(interaction, error))
-        except discord.HTTPException:
-            pass
-
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        lang = lang_of(interaction.locale)
-        async with answer.watchdog(interaction):
-            try:
-                await action(lang)
-            except TableError as error:
-                log.info("interaction %s refused: %s", interaction.id, error.key)
-                await answer.reply(interaction, t(error.key, lang, **_mode_words(error.params, lang)))
-            except Exception:
-                log.exception("interaction %s failed", interaction.id)
-                try:
-                    await answer.reply(interaction, t("err.generic", lang))
-                except discord.HTTPException:
-                    pass
+    def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
+        """A queue mode in words."""
+        return _mode_words(params, lang)
 
     # ------------------------------------------------------------------ commands
 

@@ -5,21 +5,22 @@ user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.competitions.items import LEAGUE_ITEMS
-from bot.competitions.league_present import LeagueDiscord, fixture_line, standings_text
+from bot.competitions.league_present import fixture_line, standings_text
+from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
-from bot.i18n import lang_of, t
+from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import when_text
 from cogs.competitions import require_thread_permissions
-from cogs.tables import PRESET_CHOICES, _s, command_error_text
+from cogs.grouped import GroupedCog, league_words
+from cogs.tables import PRESET_CHOICES, _s
 
 log = logging.getLogger(__name__)
 
@@ -40,75 +41,26 @@ async def _manage(interaction: discord.Interaction) -> bool:
         interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
 
 
-class LeaguesCog(commands.Cog):
+class LeaguesCog(GroupedCog):
     """Casual leagues on Discord."""
+
+    ITEMS = LEAGUE_ITEMS
+    HANDLER = "league_handler"
 
     league = app_commands.Group(name=_s("league", "cmd.league.name"),
                                 description=_s("Casual leagues refereed by the bot", "cmd.league.desc"),
                                 guild_only=True)
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._moved: list[app_commands.Command | app_commands.Group] = []
 
     @property
     def leagues(self) -> LeagueService:
         """The bot's league service."""
         return self.bot.leagues  # type: ignore[attr-defined]
 
-    @property
-    def presenter(self) -> LeagueDiscord:
-        """The leagues' Discord presenter."""
-        return self.bot.league_presenter  # type: ignore[attr-defined]
+    def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
+        """Which field was wrong, in words."""
+        return league_words(params, lang)
 
-    async def cog_load(self) -> None:
-        """Put the ``league`` group under ``/cuarenta`` and become the league buttons' handler."""
-        group = self.bot.tree.get_command("cuarenta")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.leagues")
-        for command in self.__cog_app_commands__:
-            group.add_command(command)
-            self._moved.append(command)
-        self.__cog_app_commands__ = []
-        self.bot.league_handler = self  # type: ignore[attr-defined]
-        self.bot.add_dynamic_items(*LEAGUE_ITEMS)
-
-    async def cog_unload(self) -> None:
-        """Take the group out of ``/cuarenta`` again."""
-        group = self.bot.tree.get_command("cuarenta")
-        if isinstance(group, app_commands.Group):
-            for command in self._moved:
-                group.remove_command(command.name)
-        self._moved.clear()
-        self.bot.remove_dynamic_items(*LEAGUE_ITEMS)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        """Errors raised before a command body runs: an ephemeral message."""
-        try:
-            await answer.reply(interaction, command_error_text(interaction, error))
-        except discord.HTTPException:
-            pass
-
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        lang = lang_of(interaction.locale)
-        async with answer.watchdog(interaction):
-            try:
-                await action(lang)
-            except TableError as error:
-                log.info("interaction %s refused: %s", interaction.id, error.key)
-                params = dict(error.params)
-                if "what" in params:
-                    params["what"] = t(f"league.what.{params['what']}", lang)
-                await answer.reply(interaction, t(error.key, lang, **params))
-            except Exception:
-                log.exception("interaction %s failed", interaction.id)
-                try:
-                    await answer.reply(interaction, t("err.generic", lang))
-                except discord.HTTPException:
-                    pass
-
-    def _pick(self, interaction: discord.Interaction, league: int | None):  # noqa: ANN202 - a League
+    def _pick(self, interaction: discord.Interaction, league: int | None) -> League:
         return self.leagues.pick(interaction.guild_id or 0, league, interaction.user.id)
 
     # ------------------------------------------------------------------ commands

@@ -5,7 +5,6 @@ buttons (issue 11). Thin: read the interaction, call the tournament service, ans
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -14,12 +13,13 @@ from discord.ext import commands
 from bot.competitions.items import TOURNAMENT_ITEMS
 from bot.competitions.tournament_present import board_text, match_line
 from bot.competitions.tournaments import Tournament, TournamentService
-from bot.i18n import lang_of, t
+from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from cogs.competitions import require_thread_permissions
+from cogs.grouped import GroupedCog, league_words
 from cogs.leagues import POLICY_CHOICES
-from cogs.tables import PRESET_CHOICES, _s, command_error_text
+from cogs.tables import PRESET_CHOICES, _s
 
 log = logging.getLogger(__name__)
 
@@ -40,68 +40,24 @@ async def _manage(interaction: discord.Interaction) -> bool:
         interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
 
 
-class TournamentsCog(commands.Cog):
+class TournamentsCog(GroupedCog):
     """Tournaments on Discord."""
+
+    ITEMS = TOURNAMENT_ITEMS
+    HANDLER = "tournament_handler"
 
     tournament = app_commands.Group(name=_s("tournament", "cmd.tournament.name"),
                                     description=_s("Tournaments refereed by the bot", "cmd.tournament.desc"),
                                     guild_only=True)
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._moved: list[app_commands.Command | app_commands.Group] = []
 
     @property
     def service(self) -> TournamentService:
         """The bot's tournament service."""
         return self.bot.tournaments  # type: ignore[attr-defined]
 
-    async def cog_load(self) -> None:
-        """Put the group under ``/cuarenta`` and become the tournament buttons' handler."""
-        group = self.bot.tree.get_command("cuarenta")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("load cogs.tables (the /cuarenta group) before cogs.tournaments")
-        for command in self.__cog_app_commands__:
-            group.add_command(command)
-            self._moved.append(command)
-        self.__cog_app_commands__ = []
-        self.bot.tournament_handler = self  # type: ignore[attr-defined]
-        self.bot.add_dynamic_items(*TOURNAMENT_ITEMS)
-
-    async def cog_unload(self) -> None:
-        """Take the group out of ``/cuarenta`` again."""
-        group = self.bot.tree.get_command("cuarenta")
-        if isinstance(group, app_commands.Group):
-            for command in self._moved:
-                group.remove_command(command.name)
-        self._moved.clear()
-        self.bot.remove_dynamic_items(*TOURNAMENT_ITEMS)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        """Errors raised before a command body runs: an ephemeral message."""
-        try:
-            await answer.reply(interaction, command_error_text(interaction, error))
-        except discord.HTTPException:
-            pass
-
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        lang = lang_of(interaction.locale)
-        async with answer.watchdog(interaction):
-            try:
-                await action(lang)
-            except TableError as error:
-                log.info("interaction %s refused: %s", interaction.id, error.key)
-                params = dict(error.params)
-                if "what" in params:
-                    params["what"] = t(f"league.what.{params['what']}", lang)
-                await answer.reply(interaction, t(error.key, lang, **params))
-            except Exception:
-                log.exception("interaction %s failed", interaction.id)
-                try:
-                    await answer.reply(interaction, t("err.generic", lang))
-                except discord.HTTPException:
-                    pass
+    def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
+        """Which field was wrong, in words."""
+        return league_words(params, lang)
 
     def _pick(self, interaction: discord.Interaction, tournament: int | None) -> Tournament:
         return self.service.pick(interaction.guild_id or 0, tournament, interaction.user.id)

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.engine import EventKind, Rules, RulesError
 from bot.store import Store
 from bot.tables import FINISHED, Table, TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
+from .background import Background
 from .fixtures import round_robin
 from .league_repo import Fixture, League, LeagueRepo, Side
 from .standings import MesaResult, Points, Row
@@ -69,7 +69,7 @@ class LeaguePresenter(Protocol):
         """Open the place of a fixture's table (a thread of the league channel); return its id."""
 
 
-class LeagueService:
+class LeagueService(Background):
     """Every league of every server.
 
     Args:
@@ -85,41 +85,9 @@ class LeagueService:
         self.presenter = presenter
         self.leagues: dict[int, League] = {}
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
         tables.mesa_hooks.append(self._on_mesa)
-
-    # ------------------------------------------------------------------ plumbing
-
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("league work failed", exc_info=task.exception())
-
-    def _tell(self, method: str, *args: Any) -> None:
-        if self.presenter is None:
-            return
-        call = getattr(self.presenter, method)
-
-        async def run() -> None:
-            try:
-                await call(*args)
-            except Exception:
-                log.exception("league: %s failed", method)
-
-        self._spawn(run())
-
-    async def close(self) -> None:
-        """Stop the alarms and pending work."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def load(self) -> int:
         """Restore the leagues in sign-up or running and re-arm their deadlines (after a restart)."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,6 +31,7 @@ from bot.store import Store
 from bot.tables import TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
+from .background import Background
 from .balance import balanced_teams
 from .repo import Entry, QueueRepo
 
@@ -93,7 +93,7 @@ class QueuePresenter(Protocol):
         """A DM to one person: ``still_there`` (with a "still here" button), ``expired``, ``no_show``."""
 
 
-class QueueService:
+class QueueService(Background):
     """The matchmaking queue of every server.
 
     Args:
@@ -111,25 +111,8 @@ class QueueService:
         self.proposals: dict[int, Proposal] = {}
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
-
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("queue work failed", exc_info=task.exception())
-
-    async def close(self) -> None:
-        """Stop the alarms and pending work."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def load(self) -> int:
         """Restore the stored entries and their alarms (after a restart), then match again. Returns how
@@ -296,7 +279,7 @@ class QueueService:
             for user_id in missing:
                 entry = self.entries.get(user_id)
                 if entry is not None:
-                    self._spawn(self._tell(entry, "no_show"))
+                    self._spawn(self._dm(entry, "no_show"))
         await self._drop(missing)
         log.info("queue: match %d cancelled (%d missing)", proposal.id, len(missing))
         self._tell_match(proposal)
@@ -359,7 +342,7 @@ class QueueService:
                 return
             entry.reminded = True
             await self.repo.renew(user_id, entry.renewed_at, True)
-        await self._tell(entry, "still_there", deadline=entry.renewed_at + EXPIRE_AFTER)
+        await self._dm(entry, "still_there", deadline=entry.renewed_at + EXPIRE_AFTER)
 
     async def _expire(self, user_id: int) -> None:
         async with self._lock:
@@ -373,12 +356,12 @@ class QueueService:
                 return
             await self._drop([user_id])
             log.info("queue: user %d expired", user_id)
-        await self._tell(entry, "expired")
+        await self._dm(entry, "expired")
         self._changed(entry.guild_id)
 
     # ------------------------------------------------------------------ telling
 
-    async def _tell(self, entry: Entry, kind: str, **params: Any) -> None:
+    async def _dm(self, entry: Entry, kind: str, **params: Any) -> None:
         if self.presenter is None:
             return
         try:
@@ -387,16 +370,7 @@ class QueueService:
             log.exception("queue: telling user %d failed", entry.user_id)
 
     def _tell_match(self, proposal: Proposal) -> None:
-        if self.presenter is not None:
-            self._spawn(self._guarded(self.presenter.match_changed, proposal))
+        self._tell("match_changed", proposal)
 
     def _changed(self, guild_id: int) -> None:
-        if self.presenter is not None:
-            self._spawn(self._guarded(self.presenter.queue_changed, guild_id, self.counts(guild_id)))
-
-    @staticmethod
-    async def _guarded(call: Callable[..., Awaitable[None]], *args: Any) -> None:
-        try:
-            await call(*args)
-        except Exception:
-            log.exception("queue: presenting failed")
+        self._tell("queue_changed", guild_id, self.counts(guild_id))

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import aiosqlite
 
@@ -32,6 +31,7 @@ from bot.store import Store
 from bot.tables import FINISHED, Table, TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
+from .background import Background
 from .repo import QueueRepo
 from .swiss import SwissRow, pair_round, standings
 
@@ -152,7 +152,7 @@ class TournamentPresenter(Protocol):
         """Open the place of a match's table; return its channel id."""
 
 
-class TournamentService:
+class TournamentService(Background):
     """Every tournament of every server (a small repository of its own SQL is at the end)."""
 
     def __init__(self, store: Store, tables: TableService, clock: Clock,
@@ -164,35 +164,9 @@ class TournamentService:
         self.presenter = presenter
         self.tournaments: dict[int, Tournament] = {}
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
         tables.mesa_hooks.append(self._on_mesa)
-
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(lambda t: (self._tasks.discard(t), None if t.cancelled() or t.exception() is None
-                                          else log.error("tournament work failed", exc_info=t.exception())))
-        return task
-
-    def _tell(self, method: str, *args: Any) -> None:
-        if self.presenter is None:
-            return
-        call = getattr(self.presenter, method)
-
-        async def run() -> None:
-            try:
-                await call(*args)
-            except Exception:
-                log.exception("tournament: %s failed", method)
-
-        self._spawn(run())
-
-    async def close(self) -> None:
-        """Stop the alarms and pending work."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def load(self) -> int:
         """Restore open tournaments and re-arm their deadlines."""
