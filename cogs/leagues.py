@@ -14,7 +14,7 @@ from bot.competitions.items import LEAGUE_ITEMS
 from bot.competitions.league_present import fixture_line, standings_text
 from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import when_text
@@ -168,7 +168,8 @@ class LeaguesCog(GroupedCog):
             found = self._pick(interaction, league)
             lines = [t("league.title", lang, league=found.id, name=found.name)]
             if found.status == "signup":
-                lines.append(t("league.view_signup", lang, count=sum(1 for s in found.sides if s.accepted)))
+                signed = sum(1 for s in found.sides if s.accepted)
+                lines.append(tn("league.view_signup", signed, lang, count=signed))
             else:
                 lines.append(t("league.view_round", lang, round=found.current_round, rounds=found.rounds,
                                when=when_text(found.round_deadline or 0)))

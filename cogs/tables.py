@@ -13,7 +13,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.engine import PRESET_NAMES
-from bot.i18n import CATALOGS, lang_of, t
+from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
@@ -36,7 +36,7 @@ def command_error_text(interaction: discord.Interaction, error: app_commands.App
 def _s(default: str, key: str) -> locale_str:
     """A translatable command string. Discord shows the message (the English catalog's text for ``key``;
     ``default`` is only a reminder in the source) to locales without a localization."""
-    return locale_str(CATALOGS["en"].get(key, default), key=key)
+    return locale_str(message(key, "en") or default, key=key)
 
 
 PLAYER_CHOICES = [

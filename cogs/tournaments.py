@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.competitions.items import TOURNAMENT_ITEMS
 from bot.competitions.tournament_present import board_text, match_line
 from bot.competitions.tournaments import Tournament, TournamentService
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import TableError
 from bot.ui import answer
 from cogs.competitions import require_thread_permissions
@@ -150,7 +150,7 @@ class TournamentsCog(GroupedCog):
 
         async def run(lang: str) -> None:
             tour = self._pick(interaction, tournament)
-            body = (t("league.view_signup", lang, count=len(tour.players)) if tour.status == "signup"
+            body = (tn("league.view_signup", len(tour.players), lang, count=len(tour.players)) if tour.status == "signup"
                     else board_text(self.service, tour, lang))
             await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body)
 

@@ -1,5 +1,6 @@
 """discord.py's `app_commands.Translator` backed by the catalogs: localizes command names,
-descriptions, option names and choice names for Spanish (es-ES, es-419) and English (en-US, en-GB).
+descriptions, option names and choice names for Spanish (es-ES, es-419), English (en-US, en-GB) and
+Portuguese (pt-BR).
 
 Commands declare their strings as ``locale_str(default, key="cmd.new.name")``; strings without a key
 are left as they are.
@@ -10,13 +11,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from . import CATALOGS
+from . import message
 
 _LOCALES: dict[discord.Locale, str] = {
     discord.Locale.spain_spanish: "es",
     discord.Locale.latin_american_spanish: "es",
     discord.Locale.american_english: "en",
     discord.Locale.british_english: "en",
+    discord.Locale.brazil_portuguese: "pt",
 }
 
 
@@ -34,4 +36,4 @@ class CatalogTranslator(app_commands.Translator):
         lang = _LOCALES.get(locale)
         if key is None or lang is None:
             return None
-        return CATALOGS[lang].get(key)
+        return message(key, lang)

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ratings import (
     MODES,
     BoardRow,
@@ -128,7 +128,7 @@ def _fit(lines: Sequence[str], limit: int) -> str:
 
 def board_row(row: BoardRow, names: Mapping[int, str], lang: str) -> str:
     """One leaderboard line: rank, name, rating (``?`` while provisional), W–L, win %, games, last active."""
-    return t("board.row", lang, rank=row.rank, name=name_of(row.user_id, names, lang), rating=row.rating,
+    return tn("board.row", row.games, lang, rank=row.rank, name=name_of(row.user_id, names, lang), rating=row.rating,
              mark=_mark(row.provisional), wins=row.wins, losses=row.losses, pct=_pct(row.win_rate),
              games=row.games, last=_when(row.last_active))
 
@@ -155,7 +155,7 @@ def leaderboard_payload(board: Leaderboard, guild_id: int, names: Mapping[int, s
     if board.rows:
         description = _fit([board_row(r, names, lang) for r in board.rows], limits.EMBED_DESCRIPTION)
     else:
-        description = t("board.empty", lang, min=board.min_games, days=board.active_days)
+        description = tn("board.empty", board.min_games, lang, min=board.min_games, days=board.active_days)
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), description=description, colour=COLOR)
     footer = [t("board.page", lang, page=board.page + 1, pages=board.pages)]
     if any(r.provisional for r in board.rows):
@@ -209,12 +209,12 @@ def stats_payload(stats: PlayerStats, names: Mapping[int, str], lang: str) -> Pa
         "stats.zapateros_line", lang, given=stats.zapateros_given, suffered=stats.zapateros_suffered), inline=True)
     embed.add_field(name=t("stats.best_streak", lang), value=str(stats.best_streak), inline=True)
     if stats.partner is not None:
-        embed.add_field(name=t("stats.partner", lang), value=t(
-            "stats.partner_line", lang, name=name_of(stats.partner[0], names, lang), chicas=stats.partner[1]),
+        embed.add_field(name=t("stats.partner", lang), value=tn(
+            "stats.partner_line", stats.partner[1], lang, name=name_of(stats.partner[0], names, lang), chicas=stats.partner[1]),
             inline=True)
     if stats.last_results:
         marks = " ".join("✅" if line.won else "❌" for line in stats.last_results)
-        embed.add_field(name=t("stats.last", lang, n=len(stats.last_results)),
+        embed.add_field(name=tn("stats.last", len(stats.last_results), lang, n=len(stats.last_results)),
                         value=limits.clip(marks, limits.FIELD_VALUE), inline=False)
     return Payload(embed=embed)
 
@@ -278,8 +278,8 @@ def settings_payload(settings: Settings, lang: str, *, changed: bool = False) ->
     embed.add_field(name=t("settings.language", lang), value=t(f"language.{settings.language or 'es'}", lang))
     embed.add_field(name=t("settings.rate_bots", lang), value=on_off)
     embed.add_field(name=t("settings.preset", lang), value=settings.default_preset)
-    embed.add_field(name=t("settings.eligibility", lang), value=t(
-        "settings.eligibility_line", lang, min=settings.min_games,
+    embed.add_field(name=t("settings.eligibility", lang), value=tn(
+        "settings.eligibility_line", settings.min_games, lang, min=settings.min_games,
         days=settings.active_days if settings.active_days else "∞"))
     embed.add_field(name=t("settings.reset", lang), value=t(f"settings.reset.{settings.reset_policy}", lang))
     return Payload(embed=embed)

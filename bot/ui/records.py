@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine import Event, EventKind
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import Table
 from bot.tables.rematch import ReadyCheck
 
@@ -24,7 +24,6 @@ from .render import COLOR, Payload, make_view
 from .words import (
     PlayRecord,
     blocked_note,
-    count_word,
     log_token,
     rank_word,
     records,
@@ -89,7 +88,7 @@ def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[st
         for kind in ("caida", "limpia", "ronda"):
             if kind in per_seat[seat]:
                 n, points = per_seat[seat][kind]
-                parts.append(count_word(n, f"sum.{kind}_one", f"sum.{kind}_many", lang, points=points))
+                parts.append(tn(f"sum.{kind}", n, lang, n=n, points=points))
         if parts:
             lines.append(t("sum.by_player", lang, name=seat_name(table, seat, lang), parts=" · ".join(parts)))
     return lines
@@ -103,7 +102,7 @@ def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
         side = side_name(table, e.team or 0, lang)
         suffix = " " + blocked_note(table, e.blocked, lang) if e.blocked else ""
         if e.kind == K.CARTON:
-            lines.append(t("sum.carton", lang, team=side, points=e.points, count=e.number) + suffix)
+            lines.append(tn("sum.carton", e.number or 0, lang, team=side, points=e.points, count=e.number) + suffix)
         elif e.kind == K.DOS_POR_DARLAS:
             lines.append(t("sum.dos_por_darlas", lang, team=side, points=e.points) + suffix)
         elif e.kind == K.MAS_CARTAS:
@@ -112,9 +111,9 @@ def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
             lines.append(t("sum.falla", lang, team=side, points=e.points) + suffix)
         elif e.kind == K.LEFTOVERS and e.cards:
             if e.team is None:
-                lines.append(t("sum.leftovers", lang, count=len(e.cards)))
+                lines.append(tn("sum.leftovers", len(e.cards), lang, count=len(e.cards)))
             else:
-                lines.append(t("sum.leftovers_taken", lang, count=len(e.cards), team=side))
+                lines.append(tn("sum.leftovers_taken", len(e.cards), lang, count=len(e.cards), team=side))
         elif e.kind == K.RONDA_REVEALED:
             lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))
         elif e.kind == K.HAND_END and e.counts is not None:
@@ -154,8 +153,7 @@ def mesa_lines(table: Table, event: Event, lang: str) -> list[str]:
     team = event.team or 0
     counts = event.counts or (0, 0)
     winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
-    key = "mesa.won_one" if counts[team] == 1 else "mesa.won"
-    lines = [t(f"{key}.{table.players}", lang, winner=winner, a=counts[team], b=counts[1 - team])]
+    lines = [tn(f"mesa.won.{table.players}", counts[team], lang, winner=winner, a=counts[team], b=counts[1 - team])]
     if event.zapatero:
         lines.append(t("mesa.zapateria", lang))
     return lines

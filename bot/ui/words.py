@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.engine import RANKS, Card, Event, EventKind
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import TEAMS, Table
 
 K = EventKind
@@ -135,17 +135,12 @@ def score_words(points: int, lang: str) -> str:
     perros, tantos = perros_tantos(points)
     parts = []
     if perros:
-        parts.append(t("score.perro" if perros == 1 else "score.perros", lang, n=perros))
+        parts.append(tn("score.perros", perros, lang, n=perros))
     if tantos:
-        parts.append(t("score.tanto" if tantos == 1 else "score.tantos", lang, n=tantos))
+        parts.append(tn("score.tantos", tantos, lang, n=tantos))
     if not parts:
         return t("score.nothing", lang)
     return parts[0] if len(parts) == 1 else t("words.and", lang, a=parts[0], b=parts[1])
-
-
-def count_word(n: int, one: str, many: str, lang: str, **params: object) -> str:
-    """``one`` or ``many`` (catalog keys) for ``n``, formatted with ``n`` and ``params``."""
-    return t(one if n == 1 else many, lang, n=n, **params)
 
 
 def at_blocking_score(table: Table, team: int) -> bool:
