@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import lang_of, t
+from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from cogs.tables import command_error_text
@@ -70,7 +70,7 @@ class GroupedCog(commands.Cog):
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
         """Run ``action(lang)`` under the 3-second guard; a `TableError` becomes an ephemeral message in the
         user's language, anything else is logged and answered with a generic error."""
-        lang = lang_of(interaction.locale)
+        lang = await answer.language(interaction)
         async with answer.watchdog(interaction):
             try:
                 await action(lang)

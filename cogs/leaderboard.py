@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import lang_of, t
+from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableService
-from bot.ui import boards
+from bot.ui import answer, boards
 from bot.ui.render import Payload
 from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s, command_error_text
 
@@ -104,7 +104,7 @@ class LeaderboardCog(commands.Cog):
 
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
         """Run ``action(lang)``; refusals become an ephemeral message in the user's language."""
-        lang = lang_of(interaction.locale)
+        lang = await answer.language(interaction)
         log.debug("interaction %s: ratings command in guild %s by user %s", interaction.id, interaction.guild_id,
                   interaction.user.id)
         try:

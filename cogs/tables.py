@@ -17,7 +17,7 @@ from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, records, render
+from bot.ui import answer, records, render, why
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -51,6 +51,7 @@ TEAM_CHOICES = [
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=_s("Spanish", "choice.language.es"), value="es"),
     app_commands.Choice(name=_s("English", "choice.language.en"), value="en"),
+    app_commands.Choice(name=_s("Portuguese (Brazil)", "choice.language.pt"), value="pt"),
 ]
 
 
@@ -104,7 +105,7 @@ class TablesCog(commands.Cog):
                      table: Table | None = None) -> None:
         """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
         anything else is logged and answered with a generic error."""
-        lang = lang_of(interaction.locale)
+        lang = await answer.language(interaction)
         what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
         log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
                   interaction.user.id)
@@ -290,26 +291,9 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @cuarenta.command(name=_s("rules", "cmd.rules.name"), description=_s("Explain a rules preset", "cmd.rules.desc"))
-    @app_commands.rename(preset=_s("preset", "opt.preset.name"))
-    @app_commands.describe(preset=_s("The preset to explain", "opt.preset.desc"))
-    @app_commands.choices(preset=PRESET_CHOICES)
-    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
-        """Explain a preset (default: this channel's table's, else quito) in the user's language."""
-
-        async def run(lang: str) -> None:
-            chosen = preset
-            if chosen is None:
-                here = self.service.table_in_channel(interaction.channel_id or 0)
-                chosen = here.preset if here else "quito"
-            payload = render.rules_payload(chosen, lang)
-            await answer.reply(interaction, **payload.send_kwargs())
-
-        await self._guard(interaction, run)
-
     @cuarenta.command(name=_s("language", "cmd.language.name"), description=_s("Change the language of this server's public messages", "cmd.language.desc"))
     @app_commands.rename(language=_s("language", "opt.language.name"))
-    @app_commands.describe(language=_s("Spanish or English", "opt.language.desc"))
+    @app_commands.describe(language=_s("Spanish, English or Portuguese", "opt.language.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         """Members with Manage Server choose the guild's public language."""
@@ -465,6 +449,16 @@ class TablesCog(commands.Cog):
         async def run(lang: str) -> None:
             table = await self.service.fetch(table_id)
             await self._show_hand(interaction, table, lang)
+
+        await self._guard(interaction, run)
+
+    async def on_why(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"¿Por qué?": the table's last play explained, ephemerally, to anyone (it says only what was
+        public when it was played)."""
+
+        async def run(lang: str) -> None:
+            table = await self.service.fetch(table_id)
+            await self._say(interaction, why.explain_last_play(table, lang) or t("why.none", lang))
 
         await self._guard(interaction, run)
 

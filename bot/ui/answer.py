@@ -20,10 +20,23 @@ from typing import Any
 
 import discord
 
+from bot.i18n import DEFAULT_LANG, lang_of
+
 log = logging.getLogger(__name__)
 
 ACK_DEADLINE = 2.5
 """Seconds after which an interaction that has no answer yet is acknowledged (Discord allows 3)."""
+
+
+async def language(interaction: discord.Interaction) -> str:
+    """The language to answer ``interaction`` in: the user's Discord locale when we have its catalog
+    (es-*, en-*, pt-BR), else the server's public language (``/cuarenta idioma``; Spanish by default, and
+    for clicks in DMs, which have no server)."""
+    fallback = DEFAULT_LANG
+    tables = getattr(interaction.client, "tables", None)
+    if interaction.guild_id and tables is not None:
+        fallback = await tables.public_language(interaction.guild_id)
+    return lang_of(interaction.locale, fallback)
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:

@@ -8,6 +8,7 @@ custom_id formats (all under 100 characters):
     ``c4:t:<table>:<nonce>``             select: trail a card that could capture (values: card codes)
     ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
     ``c4:h:<table>``                     the "my hand" button on the public table message
+    ``c4:y:<table>``                     "¿Por qué?": the table's last play explained, ephemerally
     ``c4:r:<table>``                     rematch
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
@@ -48,6 +49,9 @@ class ComponentHandler(Protocol):
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """Rematch."""
+
+    async def on_why(self, interaction: discord.Interaction, table_id: int) -> None:
+        """"¿Por qué?": explain the table's last play."""
 
     async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
         """"I'm back": an away player takes their seat back."""
@@ -180,6 +184,25 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
         await _handler(interaction).on_my_hand(interaction, self.table_id)
 
 
+class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<table>\d+)"):
+    """"¿Por qué?": the last play of the table explained, ephemerally, to whoever clicks."""
+
+    def __init__(self, table_id: int, *, label: str) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"c4:y:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> WhyButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        return cls(int(match["table"]), label=item.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_why(interaction, self.table_id)
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(?P<table>\d+)"):
     """Start a new mesa with the same seats."""
 
@@ -263,5 +286,5 @@ COMPUTER_LEVELS = ("facil", "medio", "dificil")
 """The levels a host can pick for a computer player (the lobby's select)."""
 
 DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton,
-                 LevelSelect, RematchVoteButton)
+                 LevelSelect, RematchVoteButton, WhyButton)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

@@ -31,6 +31,7 @@ from .items import (
     LevelSelect,
     LobbyButton,
     TrailSelect,
+    WhyButton,
 )
 from .words import (
     at_blocking_score,
@@ -296,7 +297,8 @@ def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> P
     if picture is not None:
         embed.set_image(url=f"attachment://{PICTURE_NAME}")
         files.append((PICTURE_NAME, picture))
-    view = make_view([HandButton(table.id, label=t("btn.my_hand", lang))]) if table.status == PLAYING else None
+    view = make_view([HandButton(table.id, label=t("btn.my_hand", lang)),
+                      WhyButton(table.id, label=t("btn.why", lang))]) if table.status == PLAYING else None
     return Payload(embed=embed, view=view, files=files)
 
 

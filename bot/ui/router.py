@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import lang_of, t
+from bot.i18n import t
 
 from . import answer
 
@@ -124,6 +124,6 @@ class ComponentRouter:
         if interaction.response.is_done():
             return
         try:
-            await answer.reply(interaction, t("err.button_gone", lang_of(interaction.locale)))
+            await answer.reply(interaction, t("err.button_gone", await answer.language(interaction)))
         except discord.HTTPException as exc:
             log.info("interaction %s: could not answer (%s %s)", interaction.id, exc.status, exc.code)

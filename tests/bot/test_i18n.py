@@ -16,7 +16,7 @@ def test_discord_locales_map_to_catalogs():
     assert lang_of("pt-BR") == "pt"
     assert lang_of("fr") == "es", "Spanish is the default"
     assert lang_of("fr", "en") == "en", "a locale without a catalog gets the server's language"
-    assert t("err.finished", "en") == "This table is over."
+    assert t("err.finished", "en") == "This table has already finished."
 
 
 async def test_commands_carry_spanish_and_english_localizations(world):

@@ -1,0 +1,121 @@
+"""«¿Por qué?»: the table's last play explained in words, by rule (issue 10).
+
+The explanation goes through the engine: the game is replayed from its seed to just before the last
+play, and `Game.explain` says what that play's base capture was (a match or a sum, R17), which cards the
+escalera added (R18), and whether it was a caída (R22), a limpia (R23) or a caída en ronda (R25). The
+points come from the events the play emitted, so a 38 or a cut-off that stopped them is named too (R30,
+R15, R28).
+
+Hidden information: everything said here was public when the play was made: the card played, the table
+cards, who trailed what, and the events every spectator sees. A hand, the stock and a ronda's rank are
+never read (a caída en ronda is named only when its public event says so).
+"""
+
+from __future__ import annotations
+
+from bot.engine import Card, EventKind, Game, IllegalPlayError, Play
+from bot.i18n import t
+from bot.tables import Table
+
+from .words import (
+    blocked_note,
+    capture_words,
+    card_text,
+    cards_text,
+    rank_word,
+    records,
+    score_words,
+    seat_name,
+    side_name,
+)
+
+K = EventKind
+
+
+def position_before_last_play(game: Game) -> tuple[Game, Play] | None:
+    """The game as it was just before its last play, and that play; None when nothing was played yet
+    in this mesa, or when the game cannot be rebuilt from its seed (a position set up by hand).
+
+    The game is rebuilt with `Game.replay` from its seed and every play but the last.
+    """
+    if not game.plays:
+        return None
+    try:
+        before = Game.replay(game.rules, game.players, game.seed, game.plays[:-1])
+        before.explain(game.plays[-1])
+    except IllegalPlayError:
+        return None
+    return before, game.plays[-1]
+
+
+def _could_capture(before: Game, card: Card, lang: str) -> str | None:
+    options = [p for p in before.plays_for(card) if p.captures]
+    if not options:
+        return None
+    return " / ".join(capture_words(card, p.sorted_captures(), lang) for p in options[:3])
+
+
+def explain_last_play(table: Table, lang: str) -> str | None:
+    """The last play of ``table`` explained in a few lines of ``lang``, or None when no card has been
+    played in this mesa yet (or the position cannot be rebuilt).
+
+    Lines, in order: who played which card; what it took and by which rule (match or sum, R17; escalera,
+    R18) or why it was a trail (R21); caída, limpia, caída + limpia, caída en ronda, four caídas (R22–R26)
+    with their points, or why a capture of the trailed card was not a caída; points that did not count
+    (R30, R15); and both sides' score now.
+    """
+    game = table.game
+    if game is None:
+        return None
+    rebuilt = position_before_last_play(game)
+    if rebuilt is None:
+        return None
+    before, play = rebuilt
+    seat = before.to_play
+    assert seat is not None
+    info = before.explain(play)
+    last_played = max(i for i, e in enumerate(game.events) if e.kind == K.PLAYED)
+    record = records(game.events[last_played:])[0]
+    name = seat_name(table, seat, lang)
+    lines = [t("why.title", lang, name=name, card=card_text(play.card))]
+    trailed = before.last_trail if before.last_trail_seat == (seat - 1) % before.players else None
+    if play.is_trail:
+        could = _could_capture(before, play.card, lang)
+        lines.append(t("why.trail_could", lang, options=could) if could else t("why.trail", lang))
+    else:
+        if len(info.base) == 1 and info.base[0].rank == play.card.rank:
+            lines.append(t("why.match", lang, card=card_text(play.card), base=card_text(info.base[0])))
+        else:
+            lines.append(t("why.sum", lang, base=" + ".join(card_text(c) for c in info.base),
+                           value=rank_word(play.card.rank)))
+        if info.escalera:
+            lines.append(t("why.escalera", lang, cards=cards_text(info.escalera)))
+        victim = seat_name(table, (seat - 1) % before.players, lang)
+        points = t("play.points", lang, points=record.points) if record.points else ""
+        if info.caida and info.limpia:
+            lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]
+                           points=points))
+        elif info.caida:
+            lines.append(t("why.caida", lang, fallen=card_text(trailed), victim=victim, points=points))  # type: ignore[arg-type]
+        elif info.limpia:
+            lines.append(t("why.limpia", lang, points=points))
+        elif trailed is not None and trailed in play.captures:
+            key = "why.no_caida_sum" if trailed in info.base else "why.no_caida_escalera"
+            lines.append(t(key, lang, fallen=card_text(trailed), victim=victim))
+        if record.en_ronda:
+            lines.append(t("why.en_ronda", lang, fallen=card_text(trailed), victim=victim))  # type: ignore[arg-type]
+        if record.four_caidas:
+            lines.append(t("why.four_caidas", lang))
+        if not (info.caida or info.limpia):
+            lines.append(t("why.no_points", lang))
+    if record.blocked:
+        lines.append(blocked_note(table, record.blocked, lang))
+    if record.wins_chica:
+        lines.append(t("why.wins_chica", lang))
+    scores = " · ".join(f"{side_name(table, team, lang)}: {score_words(game.scores[team], lang)}"
+                        for team in (0, 1))
+    lines.append(t("why.score", lang, scores=scores))
+    return "\n".join(lines)
+
+
+__all__ = ["explain_last_play", "position_before_last_play"]

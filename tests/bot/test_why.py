@@ -1,0 +1,90 @@
+"""«¿Por qué?» on the public table: the last play explained ephemerally, through `Game.explain`
+(issue 10). Two people play a 1 v 1 through their DM hands, steering toward a caída, a limpia, a sum
+with an escalera and a trail; after each, a spectator clicks «¿Por qué?»."""
+
+from __future__ import annotations
+
+from bot.engine import Game
+from bot.ui.words import card_text
+
+from .helpers import assert_no_hidden_cards_in_public, hidden_cards, pick_play, play_through_ui, public_message, table_of
+
+
+def kind_of(game: Game, play) -> str | None:
+    """Which of the four wanted kinds ``play`` would be, by the engine's own explanation."""
+    if play.is_trail:
+        return "trail"
+    info = game.explain(play)
+    if info.caida:
+        return "caida"
+    if info.limpia:
+        return "limpia"
+    if len(info.base) > 1 and info.escalera:
+        return "sum_escalera"
+    return None
+
+
+def steer(table, wanted: set[str]):
+    """A legal play of the seat in turn that is one of the kinds still ``wanted``, else the greedy one."""
+    game = table.game
+    for play in game.legal_plays():
+        if kind_of(game, play) in wanted:
+            return play
+    return pick_play(table)[1]
+
+
+async def test_why_explains_a_caida_a_limpia_a_sum_with_escalera_and_a_trail(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    await world.ana.slash(world.channel, "cuarenta start")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    wanted = {"caida", "limpia", "sum_escalera", "trail"}
+    seen: dict[str, str] = {}
+    for _ in range(600):
+        table = table_of(world, 1)
+        if not wanted or table.status != "playing":
+            break
+        game = table.game
+        seat = game.to_play
+        play = steer(table, wanted)
+        kind = kind_of(game, play)
+        info = None if play.is_trail else game.explain(play)
+        trailed = game.last_trail if game.last_trail_seat == (seat - 1) % 2 else None
+        could = [p for p in game.plays_for(play.card) if p.captures]
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+        if kind not in wanted:
+            continue
+        wanted.discard(kind)
+        table = table_of(world, 1)
+        result = await world.caro.click(public_message(world, table), custom_id="c4:y:1")
+        assert result.ephemeral, "the explanation is for the one who asked"
+        text = result.response.content
+        seen[kind] = text
+        name = table.seats[seat].name
+        assert text.startswith(f"**{name}** played {card_text(play.card)}."), text
+        if kind == "trail":
+            assert ("A trail, though it could have taken" in text) == bool(could), text
+        if kind == "caida":
+            assert f"it caught the {card_text(trailed)} that {table.seats[(seat - 1) % 2].name} had just trailed" in text
+            assert "(+" in text and "(R2" in text
+        if kind == "limpia":
+            assert "cleared the table" in text
+        if kind == "sum_escalera":
+            assert "A sum: " + " + ".join(card_text(c) for c in info.base) in text, text
+            assert "Escalera: then it took " + " ".join(card_text(c) for c in info.escalera) in text, text
+        if kind in ("limpia", "sum_escalera") and not info.caida:
+            assert "Caída" not in text
+        assert not [c for c in hidden_cards(table) if card_text(c) in text], "no hand or stock card is named"
+        assert_no_hidden_cards_in_public(world, table)
+    assert not wanted, f"never saw {wanted}"
+
+
+async def test_why_before_any_play_says_so_and_a_spanish_user_reads_spanish(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    await world.ana.slash(world.channel, "cuarenta start")
+    table = table_of(world, 1)
+    result = await world.caro.click(public_message(world, table), custom_id="c4:y:1")
+    assert result.response.content == "No card has been played at this table yet."
+    labels = [c.label for row in public_message(world, table).components for c in row.children]
+    assert labels == ["Ver mi mano", "¿Por qué?"], "public buttons are in the server's language only"
