@@ -150,13 +150,14 @@ class TablesCog(commands.Cog):
 
     @cuarenta.command(name=_s("new", "cmd.new.name"), description=_s("Open a Cuarenta table in this channel", "cmd.new.desc"))
     @app_commands.rename(players=_s("players", "opt.players.name"), rules=_s("rules", "opt.rules.name"),
-                         turn_timer=_s("turn_timer", "opt.turn_timer.name"))
+                         turn_timer=_s("turn_timer", "opt.turn_timer.name"), hints=_s("hints", "opt.hints.name"))
     @app_commands.describe(players=_s("2 (1 v 1) or 4 (2 v 2)", "opt.players.desc"),
                            rules=_s("The table's rules preset", "opt.rules.desc"),
-                           turn_timer=_s("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"))
+                           turn_timer=_s("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"),
+                           hints=_s("Practice table: hands show which plays capture (unrated)", "opt.hints.desc"))
     @app_commands.choices(players=PLAYER_CHOICES, rules=PRESET_CHOICES)
     async def new(self, interaction: discord.Interaction, players: int = 4, rules: str | None = None,
-                  turn_timer: app_commands.Range[int, 30, 300] | None = None) -> None:
+                  turn_timer: app_commands.Range[int, 30, 300] | None = None, hints: bool = False) -> None:
         """Open a table in this channel; the host sits on team A. Without ``rules``, the server's default
         preset (`/cuarenta settings`)."""
 
@@ -171,7 +172,7 @@ class TablesCog(commands.Cog):
                 user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
                 players=players, preset=rules,
                 guild_name=interaction.guild.name if interaction.guild else "",
-                channel_name=getattr(channel, "name", "") or "", turn_timer=turn_timer,
+                channel_name=getattr(channel, "name", "") or "", turn_timer=turn_timer, hints=hints,
             )
             await self._say(interaction, t("ok.created", lang, table=table.id))
             await self._welcome(interaction, table, lang)

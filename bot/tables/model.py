@@ -172,6 +172,12 @@ class Table:
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
+    def hints(self) -> bool:
+        """A practice table: each hand marks the plays that capture and what they score (``meta["hints"]``;
+        such a mesa is never rated)."""
+        return bool(self.meta.get("hints"))
+
+    @property
     def rules(self) -> Rules:
         """The table's `Rules` (its preset)."""
         return Rules.preset(self.preset)

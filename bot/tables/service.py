@@ -192,10 +192,10 @@ class TableService(PresenceMixin, RematchMixin):
         """True when the chicas of this table must not be rated (still stored and counted in stats).
 
         The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
-        (or whose ``meta`` has ``"casual": true``) is casual. Whether games with computer players are rated is the server's
+        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints. Whether games with computer players are rated is the server's
         ``rate_bots`` setting, decided by the ratings repository.
         """
-        return bool(getattr(table, "casual", False) or table.meta.get("casual", False))
+        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints"))
 
     def _chica_results(self, table: Table) -> list[Any]:
         game = table.game
@@ -328,10 +328,11 @@ class TableService(PresenceMixin, RematchMixin):
     async def create(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
         preset: str | None = None, guild_name: str = "", channel_name: str = "", turn_timer: int | None = None,
+        hints: bool = False,
     ) -> Table:
         """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
         rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
-        default, `guild_turn_timer`). The lobby closes itself if it has not started within 15 minutes.
+        default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated). The lobby closes itself if it has not started within 15 minutes.
 
         Raises:
             ChannelBusyError: the channel holds an open table (params: table, link).
@@ -350,11 +351,11 @@ class TableService(PresenceMixin, RematchMixin):
             return await self._create_seated(
                 guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
                 players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
-                turn_timer=turn_timer)
+                turn_timer=turn_timer, hints=hints)
 
     async def _create_seated(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int,
-        preset: str, guild_name: str, channel_name: str, turn_timer: int | None,
+        preset: str, guild_name: str, channel_name: str, turn_timer: int | None, hints: bool = False,
     ) -> Table:
         """`create` under the seating lock: the checks and the new table's insert are one step."""
         busy = self.table_in_channel(channel_id)
@@ -363,7 +364,9 @@ class TableService(PresenceMixin, RematchMixin):
         self._check_not_seated_elsewhere(user_id, None)
         seats: list[Seat | None] = [None] * players
         seats[0] = Seat(user_id, name, locale=locale)
-        meta = {"guild_name": guild_name, "channel_name": channel_name}
+        meta: dict[str, Any] = {"guild_name": guild_name, "channel_name": channel_name}
+        if hints:
+            meta["hints"] = True
         try:
             table_id = await self.store.create_table(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,

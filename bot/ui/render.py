@@ -21,6 +21,7 @@ from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
 from . import limits
+from .hints import best_captures, hint_lines, is_caida
 from .items import (
     COMPUTER_LEVELS,
     TRAIL_VALUE,
@@ -196,7 +197,8 @@ def lobby_payload(table: Table, lang: str) -> Payload:
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
     embed.description = "\n".join([t("lobby.rules", lang, preset=table.preset), t(f"rules.blurb.{table.preset}", lang),
-                                   t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang), "",
+                                   t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang),
+                                   *([t("lobby.hints", lang)] if table.hints else []), "",
                                    t("lobby.help_levels", lang, level=level_word("medio", lang))])
     for team in (0, 1):
         lines = []
@@ -352,21 +354,13 @@ def describe_capture(play: Play, view: GameView, lang: str) -> str:
     card = play.card
     text = f"{card} → {capture_words(card, play.sorted_captures(), lang, plain_card)}"
     marks = []
-    if _is_caida(play, view):
+    if is_caida(play, view):
         marks.append(t("opt.caida", lang))
     if len(play.captures) == len(view.table):
         marks.append(t("opt.limpia", lang))
     if marks:
         text += " — " + ", ".join(marks)
     return text
-
-
-def _is_caida(play: Play, view: GameView) -> bool:
-    card = play.card
-    base = [c for c in play.sorted_captures() if c.rank <= card.rank]
-    prev = (view.seat - 1) % view.players  # type: ignore[operator]
-    return bool(view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
-                and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum))
 
 
 PAGE_VALUE_PREFIX = "~"
@@ -452,14 +446,17 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     lines.append(score_line(table, view, lang))
     if away:
         lines.append(t("dm.away", lang))
+    lines.extend(hint_lines(table, view, lang))
     if choice is not None and my_turn:
         lines.append(t("dm.choose", lang, card=card_text(choice.card)))
     rows: list[list[discord.ui.Item[Any]]] = []
     if table.status == PLAYING and hand:
         nonce = table.nonce
+        hinted = set(best_captures(view)) if table.hints and my_turn else set()
         rows.append([
             CardButton(table.id, nonce, card.code, label=str(card), emoji=_button_emoji(card.code), disabled=not my_turn,
-                       style=(discord.ButtonStyle.success if choice is not None and card is choice.card
+                       style=(discord.ButtonStyle.success if (choice is not None and card is choice.card)
+                              or (choice is None and card in hinted)
                               else discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary))
             for card in hand
         ])

@@ -7,7 +7,14 @@ from __future__ import annotations
 from bot.engine import Game
 from bot.ui.words import card_text
 
-from .helpers import assert_no_hidden_cards_in_public, hidden_cards, pick_play, play_through_ui, public_message, table_of
+from .helpers import (
+    assert_no_hidden_cards_in_public,
+    hidden_cards,
+    pick_play,
+    play_through_ui,
+    public_message,
+    table_of,
+)
 
 
 def kind_of(game: Game, play) -> str | None:

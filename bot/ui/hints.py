@@ -1,0 +1,75 @@
+"""Pistas (hints) for a practice table: on your turn, the hand marks the plays that capture and what
+each would score at once (issue 10). A table with hints is never rated (`TableService.is_casual`).
+
+Hidden information: hints read only the player's own `GameView` (their hand, the table, the last trail),
+so they never depend on another hand, the stock or a hidden ronda rank. That is also why a caída en ronda
+(R25) is not announced in a hint: it depends on the trailer's hidden ronda.
+"""
+
+from __future__ import annotations
+
+from bot.engine import Card, GameView, Play
+from bot.i18n import t
+from bot.tables import Table
+
+from .words import capture_words, plain_card
+
+
+def is_caida(play: Play, view: GameView) -> bool:
+    """The base capture takes the card the previous seat just trailed (R22; by sum only where the rules
+    allow it)."""
+    card = play.card
+    base = [c for c in play.sorted_captures() if c.rank <= card.rank]
+    prev = (view.seat - 1) % view.players  # type: ignore[operator]
+    return bool(view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
+                and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum))
+
+
+def play_points(play: Play, view: GameView) -> tuple[int, bool, bool]:
+    """What a capture scores at once for the player's side, as ``(points, caida, limpia)``: a caída
+    (R22), a limpia (R23) or both (R24); at the blocking score (38, R30) only a caída counts. Cards taken
+    score later, in the cartón (R28)."""
+    rules = view.rules
+    caida = is_caida(play, view)
+    limpia = len(play.captures) == len(view.table)
+    points = rules.caida_limpia if caida and limpia else rules.caida if caida else rules.limpia if limpia else 0
+    mine = view.scores[view.team or 0]
+    if rules.rule38 and rules.score38 is not None and mine == rules.score38 and not caida:
+        points = 0
+    return points, caida, limpia
+
+
+def best_captures(view: GameView) -> dict[Card, Play]:
+    """For each card of the hand that can capture, its capture that scores most at once (then takes the
+    most cards)."""
+    best: dict[Card, Play] = {}
+    for play in view.legal_plays:
+        if not play.captures:
+            continue
+        key = (play_points(play, view)[0], len(play.captures))
+        held = best.get(play.card)
+        if held is None or key > (play_points(held, view)[0], len(held.captures)):
+            best[play.card] = play
+    return best
+
+
+def hint_lines(table: Table, view: GameView, lang: str) -> list[str]:
+    """The hint block of a hand on the player's turn: one line per capturing card, ``"💡 5♥ → 5♣ ·
+    caída +2"``, or that no card captures (so trail one). Empty when hints are off or it is not the
+    player's turn."""
+    if not table.hints or not view.my_turn:
+        return []
+    best = best_captures(view)
+    if not best:
+        return [t("hint.none", lang)]
+    lines = [t("hint.title", lang)]
+    for card, play in sorted(best.items(), key=lambda item: -play_points(item[1], view)[0]):
+        points, caida, limpia = play_points(play, view)
+        what = capture_words(card, play.sorted_captures(), lang, plain_card)
+        kind = ("hint.caida_limpia" if caida and limpia else "hint.caida" if caida
+                else "hint.limpia" if limpia else "hint.capture")
+        lines.append(t(kind, lang, card=plain_card(card), cards=what, points=points, count=len(play.captures) + 1))
+    return lines
+
+
+__all__ = ["best_captures", "hint_lines", "is_caida", "play_points"]
