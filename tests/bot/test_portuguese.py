@@ -1,0 +1,119 @@
+"""A Brazilian plays a whole mesa: every ephemeral answer and every DM is in Portuguese, and nothing in
+them is Spanish or English catalog text (issue 10). A locale without a catalog falls back to the server's
+language."""
+
+from __future__ import annotations
+
+import pytest
+import simcord.interactions
+
+from bot.i18n import t, translations
+
+from .helpers import latest_hand, pick_play, play_through_ui, table_of
+from .test_catalogs import CATALOGS
+
+
+@pytest.fixture
+def locales(monkeypatch):
+    """``{user_id: Discord locale}`` for the users whose client is not en-US (SimCord's default)."""
+    chosen: dict[int, str] = {}
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend, **kwargs):
+        record, payload = original(backend, **kwargs)
+        if kwargs.get("user_id") in chosen:
+            payload["locale"] = chosen[kwargs["user_id"]]
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    return chosen
+
+
+def foreign_phrases() -> set[str]:
+    """Fixed Spanish and English catalog texts (no placeholders, long enough to be unmistakable) that
+    Portuguese does not share: none may appear in a Portuguese player's messages."""
+    pt = {v for v in CATALOGS["pt"].values() if isinstance(v, str)}
+    out = set()
+    for lang in ("es", "en"):
+        for key, text in CATALOGS[lang].items():
+            if isinstance(text, str) and "{" not in text and len(text) >= 12 and text not in pt \
+                    and not key.startswith(("cmd.", "opt.", "choice.")):
+                out.add(text)
+    return out
+
+
+def texts_of(message) -> list[str]:
+    """Every text a player reads in a message (content, embeds, component labels, placeholders and
+    options), for discord.py messages and SimCord responses alike."""
+    def get(obj, name, default=None):
+        return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed if isinstance(embed, dict) else embed.to_dict()
+        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
+        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
+    for row in message.components:
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for item in children:
+            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
+            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
+    return [p for p in parts if p]
+
+
+async def test_a_brazilian_plays_a_whole_mesa_in_portuguese(world, locales):
+    locales[world.ana.id] = "pt-BR"
+    answers = []
+    answers.append(await world.ana.slash(world.channel, "cuarenta new", players=2))
+    answers.append(await world.ana.select(world.channel.last_message, ["facil"], custom_id="c4:v:1"))
+    table = table_of(world, 1)
+    assert table.status == "playing"
+    answers.append(await world.ana.slash(world.channel, "cuarenta hand"))
+    answers.append(await world.ana.slash(world.channel, "cuarenta rules"))
+    answers.append(await world.ana.slash(world.channel, "cuarenta start"))  # refused: already started
+    for _ in range(3000):
+        table = table_of(world, 1)
+        if table.status == "finished":
+            break
+        seat, play = pick_play(table)
+        if table.seats[seat].is_ai:
+            await world.env.settle()
+            continue
+        await play_through_ui(world.ana, table, play)
+        if len(table.game.plays) % 40 == 1:
+            answers.append(await world.ana.click(next(m for m in world.channel.history()
+                                                      if m.id == table.messages.public), custom_id="c4:y:1"))
+    assert table_of(world, 1).status == "finished"
+    foreign = foreign_phrases()
+    dms = list(world.ana.user.dm_channel.history())
+    shown = [text for result in answers for text in texts_of(result.response) if result.response is not None]
+    shown += [text for message in dms for text in texts_of(message)]
+    assert len(dms) >= 2 and len(answers) >= 6
+    leaks = sorted({phrase for phrase in foreign for text in shown if phrase in text})
+    assert leaks == [], leaks
+    assert any(t("dm.your_turn", "pt") in text for text in shown) or latest_hand(world.ana) is not None
+    assert all(result.ephemeral for result in answers)
+    header = t("dm.header", "pt", table=1, guild="Quito Club", channel="cuarenta")
+    assert any(header in text for text in shown), "the DM hand speaks Portuguese"
+
+
+async def test_a_locale_without_a_catalog_falls_back_to_the_servers_language(world, locales):
+    await world.eva.slash(world.channel, "cuarenta language", language="pt")
+    locales[world.beto.id] = "fr"
+    result = await world.beto.slash(world.channel, "cuarenta end")
+    assert result.response.content == t("err.no_table_here", "pt")
+    locales[world.caro.id] = "de"
+    await world.eva.slash(world.channel, "cuarenta language", language="en")
+    result = await world.caro.slash(world.channel, "cuarenta end")
+    assert result.response.content == t("err.no_table_here", "en")
+    assert translations("pt").gettext("err.no_table_here") != translations("es").gettext("err.no_table_here")
+
+
+async def test_portuguese_public_messages_when_the_server_chooses_it(world, locales):
+    done = await world.eva.slash(world.channel, "cuarenta language", language="pt")
+    assert done.response.content == t("ok.language_set", "en", language=t("language.pt", "en"))
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    lobby = world.channel.last_message
+    assert lobby.embeds[0].title == t("lobby.title", "pt", table=1, mode=t("lobby.mode.2", "pt"))
+    foreign = foreign_phrases()
+    assert not [p for p in foreign for text in texts_of(lobby) if p in text]
