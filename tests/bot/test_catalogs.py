@@ -86,11 +86,38 @@ def test_the_install_compiles_every_catalog(tmp_path):
     assert pt.gettext("cmd.new.desc") == CATALOGS["pt"]["cmd.new.desc"]
 
 
-@pytest.mark.parametrize(("lang", "one", "two"), [
-    ("es", "1 chica", "2 chicas"),
-    ("en", "1 chica", "2 chicas"),
-    ("pt", "1 chica", "2 chicas"),
-])
-def test_a_counted_noun_agrees_with_its_number(lang, one, two):
-    assert one in tn("stats.partner_line", 1, lang, name="ana", chicas=1)
-    assert two in tn("stats.partner_line", 2, lang, name="ana", chicas=2)
+NOUNS = {
+    # key: (params, {lang: (word for 1, word for 2)})
+    "stats.partner_line": ({"name": "ana"}, "chicas", {"es": ("1 chica)", "2 chicas)"), "en": ("1 chica)", "2 chicas)"),
+                                                      "pt": ("1 chica)", "2 chicas)")}),
+    "table.side": ({"dot": "", "side": "A", "score": "0", "chicas": 0}, "cards",
+                   {"es": ("1 carta", "2 cartas"), "en": ("1 card", "2 cards"), "pt": ("1 carta", "2 cartas")}),
+    "sum.leftovers": ({}, "count", {"es": ("Quedó 1 carta", "Quedaron 2 cartas"),
+                                    "en": ("1 card was", "2 cards were"), "pt": ("Sobrou 1 carta", "Sobraram 2 cartas")}),
+    "score.perros": ({}, "n", {"es": ("1 perro", "2 perros"), "en": ("1 perro", "2 perros"), "pt": ("1 perro", "2 perros")}),
+    "score.tantos": ({}, "n", {"es": ("1 tanto", "2 tantos"), "en": ("1 tanto", "2 tantos"), "pt": ("1 tanto", "2 tantos")}),
+    "sum.caida": ({"points": 2}, "n", {"es": ("1 caída", "2 caídas"), "en": ("1 caída", "2 caídas"),
+                                       "pt": ("1 caída", "2 caídas")}),
+    "mesa.won.2": ({"winner": "ana", "b": 0}, "a", {"es": ("1 chica a", "2 chicas a"), "en": ("1 chica to", "2 chicas to"),
+                                                   "pt": ("1 chica a", "2 chicas a")}),
+    "league.view_signup": ({}, "count", {"es": ("1 inscrito.", "2 inscritos."), "en": ("1 player", "2 players"),
+                                         "pt": ("1 inscrito.", "2 inscritos.")}),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("key", sorted(NOUNS))
+def test_counted_nouns_agree_with_1_and_2(key, lang):
+    params, count_name, words = NOUNS[key]
+    one, two = words[lang]
+    assert one in tn(key, 1, lang, **params, **{count_name: 1})
+    assert two in tn(key, 2, lang, **params, **{count_name: 2})
+
+
+def test_every_plural_message_has_a_distinct_singular_and_brazilian_zero_is_singular():
+    for lang in LANGUAGES:
+        for key, forms in CATALOGS[lang].items():
+            if isinstance(forms, tuple):
+                assert forms[0] != forms[1], (lang, key)
+    assert tn("sum.leftovers", 0, "pt", count=0) == "Sobrou 0 carta na mesa", "pt-BR: n > 1 is plural"
+    assert tn("sum.leftovers", 0, "es", count=0) == "Quedaron 0 cartas en la mesa"
