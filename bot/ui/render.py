@@ -1,7 +1,7 @@
 """State → messages: lobby, the live public table, hands (DM and ephemeral) with the capture choice on
-the hand itself, closing notes, rules. Hand records and the mesa's end are in `bot.ui.records`; words
-(names, sides, plays, scores) in `bot.ui.words`. Every text comes from `bot.i18n`; every payload is fitted
-to and checked against Discord's limits (`bot.ui.limits`).
+the hand itself, closing notes. Hand records and the mesa's end are in `bot.ui.records`; words (names,
+sides, plays, scores) in `bot.ui.words`; a preset explained in `bot.learn.present`. Every text comes from
+`bot.i18n`; every payload is fitted to and checked against Discord's limits (`bot.ui.limits`).
 
 Hidden information: public renderers read only public state (table cards, pile sizes, scores, the event
 log as a spectator sees it); a hand is rendered only from ``game.view(seat)`` for that seat.
@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import GameView, Play, Rules
+from bot.engine import GameView, Play
 from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
@@ -484,46 +484,9 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=make_view(*rows) if rows else None)
 
 
-# ---------------------------------------------------------------------- rules
-
-
-def rules_payload(preset: str, lang: str) -> Payload:
-    """A preset explained in ``lang``, from its `Rules` fields."""
-    rules = Rules.preset(preset)
-
-    def award(value: object) -> str:
-        return t("rules.chica", lang) if value == "chica" else t("rules.points_value", lang, points=value)
-
-    yes_no = {True: t("rules.yes", lang), False: t("rules.no", lang)}
-    cutoff = rules.carton_cutoff or rules.ronda_cutoff
-    lines = [
-        t(f"rules.blurb.{preset}", lang),
-        "",
-        "• " + t("rules.target", lang, target=rules.target, chicas=rules.chicas_to_win),
-        "• " + t("rules.points", lang, caida=rules.caida, limpia=rules.limpia, caida_limpia=rules.caida_limpia,
-                 ronda=rules.ronda),
-        "• " + t("rules.doble_ronda", lang, value=award(rules.doble_ronda)),
-        "• " + t("rules.caida_en_ronda", lang, value=award(rules.caida_en_ronda)),
-        "• " + t("rules.four_caidas", lang, value=award(rules.four_caidas) if rules.four_caidas
-                 else t("rules.four_caidas.none", lang)),
-        "• " + t("rules.sums", lang, value=t(f"rules.sums.{rules.sum_mode}", lang)),
-        "• " + t("rules.leftovers", lang, value=t(f"rules.leftovers.{rules.leftovers}", lang)),
-        "• " + t("rules.carton_r28", lang, min=rules.carton_min_cards, tie=rules.carton_tie),
-        "• " + t("rules.falla", lang, value=rules.falla) if rules.falla else "",
-        "• " + t("rules.cutoff", lang, value=cutoff) if cutoff else "",
-        "• " + (t("rules.rule38_at", lang, score=rules.score38, value=yes_no[True])
-               if rules.score38 is not None and rules.score38 != 38
-               else t("rules.rule38", lang, value=yes_no[rules.rule38])),
-        "• " + t("rules.zapateria", lang, below=rules.zapateria_below, value=yes_no[rules.zapateria]),
-    ]
-    body = [lines[0], ""] + [line for line in lines[2:] if line]
-    embed = discord.Embed(title=t("rules.title", lang, preset=preset), description="\n".join(body), colour=COLOR)
-    return Payload(embed=embed)
-
-
 __all__ = [
     "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select",
     "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
-    "moved_payload", "order_line", "play_lines", "rules_payload", "seat_name", "side_line", "side_title",
+    "moved_payload", "order_line", "play_lines", "seat_name", "side_line", "side_title",
     "table_link", "table_payload", "turn_ping_payload", "when_text",
 ]

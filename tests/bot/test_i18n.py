@@ -85,13 +85,15 @@ async def test_rules_explains_a_preset_in_the_users_language(world, spanish_user
     assert result.ephemeral
     embed = result.response.embeds[0]
     assert embed.title == 'Preset "cuenca"'
-    assert "Four caídas in a row: wins the chica." in embed.description
+    assert "**Four caídas in a row** (by one side, turn after turn): wins the chica." in embed.description
+    assert "• Four caídas in a row: wins the chica (in quito: nothing extra)" in embed.description
     spanish_users.add(world.beto.id)
     result = await world.beto.slash(world.channel, "cuarenta rules", preset="rapido")
     embed = result.response.embeds[0]
     assert embed.title == "Reglamento «rapido»"
-    assert "Chica a 20 puntos" in embed.description
-    assert "Zapatería (perder la primera chica con menos de 10) gana la mesa: no." in embed.description
+    assert "la gana el lado que llega primero a 20 puntos" in embed.description
+    assert "• Zapatería: no (en quito: sí, por debajo de 10 puntos)" in embed.description
+    assert "**Zapatero** (perder una chica con menos de 10 puntos): aquí no gana la mesa." in embed.description
 
 
 def test_command_fallback_texts_are_the_english_catalog():

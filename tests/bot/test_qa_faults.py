@@ -7,6 +7,7 @@ import asyncio
 
 from bot.engine import Card, Event, Game, Play, Rules
 from bot.engine import EventKind as K
+from bot.learn import present as learn_present
 from bot.tables import FINISHED, Choice, Seat, Table, TableError
 from bot.tables.choices import outcome
 from bot.ui import records, render
@@ -173,8 +174,8 @@ def test_rules_text_carton_matches_R28():
     from bot.engine.game import carton_points
 
     assert carton_points(21) == 8
-    en = render.rules_payload("quito", "en").embed.description
-    es = render.rules_payload("quito", "es").embed.description
+    en = learn_present.rules_payload("quito", "en").embed.description
+    es = learn_present.rules_payload("quito", "es").embed.description
     assert "plus 2 for each pair of cards over 20" not in en, en
     assert "21 → 8" in en and "21 → 8" in es
 
@@ -182,9 +183,9 @@ def test_rules_text_carton_matches_R28():
 def test_rules_text_rapido_says_the_38_rule_blocks_at_18():
     """Part 1 §1: rapido applies the 38 rule at 18."""
     for lang in ("en", "es"):
-        text = render.rules_payload("rapido", lang).embed.description
+        text = learn_present.rules_payload("rapido", lang).embed.description
         assert "18" in text, text
-    assert "18" not in render.rules_payload("quito", "en").embed.description
+    assert "18" not in learn_present.rules_payload("quito", "en").embed.description
 
 
 def test_match_with_escalera_is_written_like_the_capture_menu_not_as_a_sum():
