@@ -35,7 +35,8 @@ from bot.ui.router import ComponentRouter
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
-                                  "cogs.leagues", "cogs.tournaments", "cogs.learn")  # tables first: it owns /cuarenta
+                                  "cogs.leagues", "cogs.tournaments", "cogs.learn",
+                                  "cogs.replays")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,

@@ -32,6 +32,7 @@ from bot.ratings import (
     Settings,
     Standing,
 )
+from bot.replays.present import replay_command
 
 from . import limits
 from .render import Payload, make_view
@@ -233,13 +234,15 @@ def history_line(line: MesaLine, names: Mapping[int, str], lang: str) -> str:
 
 
 def history_payload(user_id: int, lines: Sequence[MesaLine], names: Mapping[int, str], lang: str) -> Payload:
-    """`/cuarenta history`: the user's recent finished mesas, newest first."""
+    """`/cuarenta history`: the user's recent finished mesas, newest first, each followed by the command
+    that replays it (``↳ `/cuarenta repetir mesa:12` ``, `bot.replays`); the footer says how to replay."""
     who = name_of(user_id, names, lang)
     embed = discord.Embed(title=limits.clip(t("history.title", lang, name=who), limits.EMBED_TITLE), colour=COLOR)
     if not lines:
         embed.description = t("history.none", lang)
     else:
-        embed.description = _fit([history_line(line, names, lang) for line in lines], limits.EMBED_DESCRIPTION)
+        entries = [f"{history_line(line, names, lang)}\n↳ {replay_command(line.table_id, lang)}" for line in lines]
+        embed.description = _fit(entries, limits.EMBED_DESCRIPTION)
         embed.set_footer(text=t("history.footer", lang))
     return Payload(embed=embed)
 

@@ -1,0 +1,66 @@
+"""``/cuarenta repetir mesa:<id>`` (English ``replay``) and the replay's ⏮ ◀ ▶ ⏭ buttons. Thin: read the
+interaction, ask `bot.replays` for the finished mesa (rebuilt from its seed and plays), answer
+ephemerally in the caller's language. No SQL, no game logic.
+
+The buttons are `bot.replays.ReplayButton` (custom_id ``c4:w:<table>:<step>:<k>``): a click rebuilds the
+mesa from the store and edits the ephemeral message in place, so they work after a restart. Refusals
+(unknown mesa, another server's, still in play, closed unfinished) are `bot.replays.ReplayError`, which
+the `GroupedCog` guard answers ephemerally; a refusal never shows a card.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.replays import REPLAY_ITEMS, load, step_payload
+from bot.store import Store
+from bot.ui import answer
+from cogs.grouped import GroupedCog
+from cogs.tables import _s
+
+MAX_TABLE_ID = 2**53 - 1
+"""The largest integer a Discord integer option carries."""
+
+
+class ReplaysCog(GroupedCog):
+    """Replays of finished mesas."""
+
+    ITEMS = REPLAY_ITEMS
+    HANDLER = "replay_handler"
+
+    @property
+    def store(self) -> Store:
+        """The bot's database."""
+        return self.bot.store  # type: ignore[attr-defined]
+
+    @app_commands.command(name=_s("replay", "cmd.replay.name"),
+                          description=_s("Replay a finished mesa from this server, play by play",
+                                         "cmd.replay.desc"))
+    @app_commands.rename(mesa=_s("mesa", "opt.mesa.name"))
+    @app_commands.describe(mesa=_s("The mesa's number (shown in /cuarenta history)", "opt.mesa.desc"))
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction,
+                     mesa: app_commands.Range[int, 1, MAX_TABLE_ID]) -> None:
+        """Show the first play of finished mesa ``mesa`` of this server, ephemerally, with its buttons."""
+
+        async def run(lang: str) -> None:
+            shown = await load(self.store, interaction.guild_id or 0, mesa)
+            await answer.reply(interaction, **step_payload(shown, 0, lang).send_kwargs())
+
+        await self._guard(interaction, run)
+
+    async def on_step(self, interaction: discord.Interaction, table_id: int, step: int) -> None:
+        """A replay button: show step ``step`` (clamped) of mesa ``table_id`` in the same message."""
+
+        async def run(lang: str) -> None:
+            shown = await load(self.store, interaction.guild_id or 0, table_id)
+            await answer.edit(interaction, **step_payload(shown, step, lang).edit_kwargs())
+
+        await self._guard(interaction, run)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (after ``cogs.tables``, which owns the ``/cuarenta`` group)."""
+    await bot.add_cog(ReplaysCog(bot))
