@@ -239,7 +239,7 @@ async def test_stats_and_history_after_known_mesas_match_the_engine_events(world
     text = embed_text(shown.response)
     assert f"Caídas: {want['caidas']} · Limpias: {want['limpias']} · Rondas: {want['rondas']}" in text
     assert f"Mesas: {want['mesas']} ({want['mesas_won']} won)" in text
-    assert f"given {want['zap_given']} · suffered {want['zap_suffered']}" in text
+    assert f"given {want['zap_given']} · received {want['zap_suffered']}" in text
     other = await world.caro.slash(world.channel, "cuarenta stats", user=world.ana)
     assert embed_text(other.response) == text, "anyone may look up a player"
 
@@ -414,9 +414,9 @@ async def test_two_servers_never_see_each_other(world):
     there = await ana2.slash(channel, "cuarenta leaderboard", mode="1v1")
     assert rows_of(message(world, there.response.id, channel)) == []
     stats = await ana2.slash(channel, "cuarenta stats")
-    assert "No chica played on this server yet." in embed_text(stats.response)
+    assert "No chicas played on this server yet." in embed_text(stats.response)
     history = await ana2.slash(channel, "cuarenta history")
-    assert "No finished mesa on this server yet." in embed_text(history.response)
+    assert "No finished mesas on this server yet." in embed_text(history.response)
     closed = await boss.slash(channel, "cuarenta season end")
     assert closed.response.content == "There is no open season: no chica has been played yet."
     assert (await ratings(world).current_season(world.guild.id)).number == 1, "the first server's season stays"

@@ -155,7 +155,7 @@ async def test_a_2v2_league_with_pair_signup(world):
     await world.caro.slash(world.channel, "cuarenta league signup", partner=world.dani)
     await world.dani.slash(world.channel, "cuarenta league signup", partner=world.caro)
     button = await world.dani.click(latest_with(world, "c4:g:1:j"), custom_id="c4:g:1:j")
-    assert "pairs sign up" in button.response.content
+    assert "you sign up as a pair" in button.response.content
     await world.eva.slash(world.channel, "cuarenta league close")
     assert league.status == "running" and league.rounds == 1
     await press_play(world, world.caro)

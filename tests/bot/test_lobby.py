@@ -94,7 +94,7 @@ async def test_leave_when_not_seated_is_refused_and_after_start_hands_the_seat_o
     assert not_seated.response.content == "You are not seated at this table."
     await world.beto.slash(world.channel, "cuarenta join")
     started = await world.beto.slash(world.channel, "cuarenta leave")
-    assert "a computer player plays your seat" in started.response.content  # issue 6: no longer refused
+    assert "a computer player takes over your seat" in started.response.content  # issue 6: no longer refused
 
 
 async def test_only_the_host_starts_and_computers_fill_the_seats(world):
@@ -104,7 +104,7 @@ async def test_only_the_host_starts_and_computers_fill_the_seats(world):
     assert refused.response.content == "Only the host can do that."
     assert table_of(world, 1).status == "lobby"
     ok = await world.ana.click(world.channel.history()[-1], custom_id="c4:l:1:s")
-    assert ok.ephemeral and "starts" in ok.response.content
+    assert ok.ephemeral and "is starting" in ok.response.content
     table = table_of(world, 1)
     assert table.status == "playing"
     assert [s.is_ai for s in table.seats] == [False, False, True, True]

@@ -250,7 +250,7 @@ async def test_table_command_reposts_once_per_cooldown_for_spectators_players_an
     assert after - before == 1, f"the table was re-posted {after - before} times"
     await world.env.advance_time(31)
     again = await world.caro.slash(world.channel, "cuarenta table")
-    assert "posted the table again" in again.response.content
+    assert "reposted the table" in again.response.content
     assert len(list(world.channel.history())) == after + 1
     assert world.env.errors == []
 

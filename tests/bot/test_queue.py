@@ -93,7 +93,7 @@ async def test_a_no_show_leaves_the_queue_and_the_others_keep_their_place(world)
     ana_place = world.bot.queue.entries[world.ana.id].joined_at
     cancelled = next(m for m in world.channel.history() if m.id == ping.id)
     assert "cancelada: beto no aceptó" in cancelled.content and not custom_ids(cancelled)
-    assert any("did not accept" in (m.content or "") for m in world.beto.user.dm_channel.history())
+    assert any("didn't accept" in (m.content or "") for m in world.beto.user.dm_channel.history())
     late = await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
     assert "1 v 1 queue" in late.response.content or "match" in late.response.content
     assert world.bot.queue.entries[world.ana.id].joined_at == ana_place, "ana kept her place"
@@ -138,7 +138,7 @@ async def test_an_entry_is_asked_at_20_minutes_and_expires_at_30(world):
     assert f"c4:q:{world.guild.id}:s" in custom_ids(dm)
     await world.env.advance_time(10 * 60)
     assert world.bot.queue.entries == {}, "expired at 30 minutes"
-    assert "30 minutes passed" in world.ana.user.dm_channel.history()[-1].content
+    assert "30 minutes went by" in world.ana.user.dm_channel.history()[-1].content
     assert "2 v 2: **0**" in world.channel.history()[0].embeds[0].description
 
 

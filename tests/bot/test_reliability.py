@@ -142,7 +142,7 @@ async def test_stale_hand_is_refused_and_changes_nothing(world):
     result = await world.ana.click(old.response, custom_id=stale_card)
 
     assert result.ephemeral and result.response.content.startswith(
-        "That hand was out of date, so that card was not played.")
+        "That hand was out of date, so the card wasn't played.")
     assert any(c.startswith(f"c4:p:1:{table.nonce}:") for c in custom_ids(result.response)), \
         "the answer is the current hand, with this turn's buttons"
     assert table.game.to_dict() == state
@@ -163,8 +163,8 @@ async def test_wrong_player_click_is_refused(world):
 
     result = await mover.click(mine.response, custom_id=button)
 
-    assert result.ephemeral and "so that card was not played" in result.response.content
-    assert f"It is {other.name}'s turn now" in result.response.content
+    assert result.ephemeral and "so the card wasn't played" in result.response.content
+    assert f"It's {other.name}'s turn now" in result.response.content
     assert table.game.to_dict() == state
     theirs = latest_hand(mover)
     assert all(getattr(b, "disabled", True) for row in theirs.components for b in row.children
@@ -228,7 +228,7 @@ async def test_click_on_a_finished_table_is_refused(world):
     await world.ana.slash(world.channel, "cuarenta end")
     button = next(cid for cid in custom_ids(shown.response) if cid.startswith("c4:p:"))
     result = await mover.click(shown.response, custom_id=button)
-    assert result.ephemeral and "is over" in result.response.content
+    assert result.ephemeral and "has already finished" in result.response.content
 
 
 async def test_unknown_table_button_is_refused(world):
@@ -241,7 +241,7 @@ async def test_unknown_table_button_is_refused(world):
     world.bot.tables.tables.clear()
     button = next(cid for cid in custom_ids(shown.response) if cid.startswith("c4:p:"))
     result = await mover.click(shown.response, custom_id=button)
-    assert result.ephemeral and "don't know that table" in result.response.content
+    assert result.ephemeral and "can't find that table" in result.response.content
 
 
 async def test_discord_errors_on_the_table_message_and_dms_do_not_stall_the_game(world):

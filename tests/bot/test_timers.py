@@ -145,7 +145,7 @@ async def test_a_player_leaves_mid_hand_and_the_mesa_reaches_its_end(world):
     ana_seat = table.seat_of(world.ana.id)
     hand = list(table.game.hands[ana_seat])
     result = await world.ana.slash(world.channel, "cuarenta leave")
-    assert result.ephemeral and "a computer player plays your seat" in result.response.content
+    assert result.ephemeral and "a computer player takes over your seat" in result.response.content
     assert table.seats[ana_seat].is_ai and table.game.hands[ana_seat] == hand and table.casual
     assert table.host_id != world.ana.id, "hosting passed"
     assert any("se levantó" in c for c in texts(world.channel))
@@ -169,7 +169,7 @@ async def test_host_kicks_a_player_and_manage_server_can_too(world):
     refused = await world.beto.slash(world.channel, "cuarenta kick", player=world.caro)
     assert refused.ephemeral and "Only the host" in refused.response.content
     ok = await world.ana.slash(world.channel, "cuarenta kick", player=world.caro)
-    assert ok.ephemeral and "is out of Table #1" in ok.response.content
+    assert ok.ephemeral and "is no longer playing at Table #1" in ok.response.content
     caro_seat = next(i for i, s in enumerate(table.seats) if s.stands_for == "caro")
     assert table.seats[caro_seat].is_ai and table.casual
     await world.eva.slash(world.channel, "cuarenta kick", player=world.ana)
