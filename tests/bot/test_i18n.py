@@ -84,7 +84,7 @@ async def test_rules_explains_a_preset_in_the_users_language(world, spanish_user
     result = await world.ana.slash(world.channel, "cuarenta rules", preset="cuenca")
     assert result.ephemeral
     embed = result.response.embeds[0]
-    assert embed.title == 'Preset "cuenca"'
+    assert embed.title == '"cuenca" rules'
     assert "**Four caídas in a row** (by one side, turn after turn): wins the chica." in embed.description
     assert "• Four caídas in a row: wins the chica (in quito: nothing extra)" in embed.description
     spanish_users.add(world.beto.id)

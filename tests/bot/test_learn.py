@@ -203,7 +203,7 @@ async def test_rules_lists_what_a_preset_changes_from_quito(world, preset):
     result = await world.ana.slash(world.channel, "cuarenta rules", preset=preset)
     assert result.ephemeral
     embed = result.response.embeds[0]
-    assert embed.title == f'Preset "{preset}"'
+    assert embed.title == f'"{preset}" rules'
     changes = _section(embed.description, t("learn.rules.differences", "en", reference="quito"),
                        t("learn.rules.terms", "en"))
     listed = [line for line in changes.splitlines() if line.startswith("• ")]
@@ -243,17 +243,17 @@ async def test_rules_explains_every_term_and_quito_is_the_reference(world):
                      "38 que no juega", "Zapatero"):
             assert re.search(rf"\*\*{re.escape(term)}\*\* \(\w[^)]+\)", embed.description), (embed.title, term)
         assert "**Chica**: won by the first side to reach 40 points" in embed.description
-    assert "**Falla** (the other side captured no card at all" in barrio.description
+    assert "**Falla** (the other side didn't capture a single card" in barrio.description
     assert "**Cutoff at 30**" in barrio.description
     assert "Falla" not in quito.description and "Cutoff" not in quito.description, "only what the preset has"
 
 
 async def test_rules_defaults_to_this_channels_table_else_quito(world, locales):
     alone = await world.ana.slash(world.channel, "cuarenta rules")
-    assert alone.response.embeds[0].title == 'Preset "quito"'
+    assert alone.response.embeds[0].title == '"quito" rules'
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="barrio")
     here = await world.beto.slash(world.channel, "cuarenta rules")
-    assert here.response.embeds[0].title == 'Preset "barrio"'
+    assert here.response.embeds[0].title == '"barrio" rules'
     locales[world.caro.id] = "pt-BR"
     pt = await world.caro.slash(world.channel, "cuarenta rules", preset="rapido")
     assert pt.response.embeds[0].title == 'Regulamento "rapido"'

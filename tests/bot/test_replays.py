@@ -169,7 +169,7 @@ async def test_a_finished_mesa_stepped_to_its_end_shows_the_stored_result(world)
         assert result.response.id == message.id, "the same ephemeral message, edited in place"
         message = result.response
         clicks += 1
-        assert f" · mano {hands[clicks]} of {hands[-1]} ·" in footer(message)
+        assert f" · hand {hands[clicks]} of {hands[-1]} ·" in footer(message)
     assert clicks == len(hands) - 1 > 0
     while enabled(message, "▶"):
         message = (await world.ana.click(message, label="▶")).response
@@ -191,19 +191,19 @@ async def test_back_and_previous_hand_go_back(world):
     message = shown.response
     for _ in range(3):
         message = (await world.ana.click(message, label="▶")).response
-    assert footer(message).startswith(f"Play 4 of {total} · mano 1 of")
+    assert footer(message).startswith(f"Play 4 of {total} · hand 1 of")
     message = (await world.ana.click(message, label="◀")).response
-    assert footer(message).startswith(f"Play 3 of {total} · mano 1 of")
+    assert footer(message).startswith(f"Play 3 of {total} · hand 1 of")
 
     message = (await world.ana.click(message, label="⏭")).response
-    assert " · mano 2 of" in footer(message)
+    assert " · hand 2 of" in footer(message)
     second = int(re.match(r"Play (\d+)", footer(message))[1])
     message = (await world.ana.click(message, label="▶")).response
     message = (await world.ana.click(message, label="▶")).response
     message = (await world.ana.click(message, label="⏮")).response
-    assert footer(message).startswith(f"Play 1 of {total} · mano 1 of"), "⏮ from hand 2 goes to hand 1"
+    assert footer(message).startswith(f"Play 1 of {total} · hand 1 of"), "⏮ from hand 2 goes to hand 1"
     message = (await world.ana.click(message, label="⏭")).response
-    assert footer(message).startswith(f"Play {second} of {total} · mano 2 of")
+    assert footer(message).startswith(f"Play {second} of {total} · hand 2 of")
     assert world.env.errors == []
 
 

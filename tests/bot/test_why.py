@@ -70,15 +70,15 @@ async def test_why_explains_a_caida_a_limpia_a_sum_with_escalera_and_a_trail(wor
         name = table.seats[seat].name
         assert text.startswith(f"**{name}** played {card_text(play.card)}."), text
         if kind == "trail":
-            assert ("A trail, though it could have taken" in text) == bool(could), text
+            assert ("Trailed, though they could have taken" in text) == bool(could), text
         if kind == "caida":
             assert f"it caught the {card_text(trailed)} that {table.seats[(seat - 1) % 2].name} had just trailed" in text
             assert "(+" in text and "(R2" in text
         if kind == "limpia":
             assert "cleared the table" in text
         if kind == "sum_escalera":
-            assert "A sum: " + " + ".join(card_text(c) for c in info.base) in text, text
-            assert "Escalera: then it took " + " ".join(card_text(c) for c in info.escalera) in text, text
+            assert "Captured by sum: " + " + ".join(card_text(c) for c in info.base) in text, text
+            assert "Escalera: it then took " + " ".join(card_text(c) for c in info.escalera) in text, text
         if kind in ("limpia", "sum_escalera") and not info.caida:
             assert "Caída" not in text
         assert not [c for c in hidden_cards(table) if card_text(c) in text], "no hand or stock card is named"
