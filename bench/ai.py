@@ -3,17 +3,20 @@
 Usage::
 
     python bench/ai.py [--hands N] [--quick] [--workers 2] [--only dificil-greedy,medio-greedy]
+                       [--variant plain|comodines|periquito|both]
 
 What it plays: for each pairing A vs B, deal seeds ``k = 0, 1, …``; each seed is one whole mesa under the
 ``quito`` preset played twice, A in the even seats (team 0) then, with the same seed (so the same deals),
 A in the odd seats (team 1). Pairs of seeds are added until at least N hands are played. 1 v 1 unless
 the pairing says 2 v 2 (then A holds both seats of one team). Every decision gets ``rng_for(seed, view)``.
+``--variant`` turns on the seed-002 variants of RULES.md Part 1 §9 (comodines, periquito or both) over
+``quito``.
 
 Definitions:
 - A **hand** is one 40-card hand (2 players: 4 deals; 4 players: 2 deals), from HAND_START to the next,
   or cut short when a side wins the chica during it. Its **points** per side are the points the engine
-  actually added in it (event ``points``: rondas, caídas, limpias, cartón, dos por darlas, more cards,
-  falla; after the 38 rule and cutoffs).
+  actually added in it (event ``points``: rondas, caídas, limpias, periquitos, cartón, dos por darlas,
+  more cards, falla; after the 38 rule and cutoffs).
 - A side **wins a hand** when it scored more points than the other over the hand. **Ties are reported
   separately** (``ties``) and count **one half** in the hand win share ``win%`` and its Wilson 95% bounds.
 - ``diff``: mean of (A's points − B's points) per hand, with a 95% CI (1.96·SD/√n, hands taken as
@@ -41,7 +44,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.ai import player_for, rng_for  # noqa: E402
 from bot.engine import Game, Rules  # noqa: E402
 
-POINT_KINDS = {"ronda", "doble_ronda", "caida", "limpia", "carton", "dos_por_darlas", "mas_cartas", "falla"}
+POINT_KINDS = {"ronda", "doble_ronda", "caida", "limpia", "periquito", "carton", "dos_por_darlas", "mas_cartas",
+               "falla"}
+
+VARIANTS: dict[str, dict[str, bool]] = {
+    "plain": {},
+    "comodines": {"comodines": True},
+    "periquito": {"periquito": True},
+    "both": {"comodines": True, "periquito": True},
+}
+"""``--variant``: `Rules` fields set over ``quito`` (RULES.md Part 1 §9)."""
 
 PAIRINGS: dict[str, tuple[str, str, int]] = {
     "dificil-greedy": ("dificil", "greedy", 2),
@@ -52,10 +64,10 @@ PAIRINGS: dict[str, tuple[str, str, int]] = {
 }
 
 
-def play_mesa(a: str, b: str, players: int, seed: str, a_team: int) -> dict:
+def play_mesa(a: str, b: str, players: int, seed: str, a_team: int, variant: str = "plain") -> dict:
     """One mesa; A holds the seats of ``a_team``. Returns per-hand points (A, B), chicas, timings."""
     pa, pb = player_for(a), player_for(b)
-    game = Game.new(Rules.preset("quito"), players=players, seed=seed)
+    game = Game.new(Rules.preset("quito").replace(**VARIANTS[variant]), players=players, seed=seed)
     times: list[float] = []
     moves = 0
     while not game.is_over:
@@ -85,11 +97,11 @@ def play_mesa(a: str, b: str, players: int, seed: str, a_team: int) -> dict:
     return {"hands": hands_ab, "chicas": chicas, "mesa": 1 if game.winner == a_team else 0, "times": times}
 
 
-def run_seed(args: tuple[str, str, int, int]) -> list[dict]:
+def run_seed(args: tuple[str, str, int, int, str]) -> list[dict]:
     """Both seat orders of one deal seed."""
-    a, b, players, k = args
+    a, b, players, k, variant = args
     seed = f"bench/{k}"
-    return [play_mesa(a, b, players, seed, 0), play_mesa(a, b, players, seed, 1)]
+    return [play_mesa(a, b, players, seed, 0, variant), play_mesa(a, b, players, seed, 1, variant)]
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -102,7 +114,7 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (c - h, c + h)
 
 
-def summarize(name: str, a: str, b: str, players: int, results: list[dict]) -> dict:
+def summarize(name: str, a: str, b: str, players: int, results: list[dict], variant: str = "plain") -> dict:
     """The figures of one pairing (see the module docstring)."""
     diffs, wins, ties = [], 0, 0
     ch = [0, 0]
@@ -125,7 +137,8 @@ def summarize(name: str, a: str, b: str, players: int, results: list[dict]) -> d
     clo, chi = wilson(cs, nch)
     times.sort()
     return {
-        "pairing": name, "a": a, "b": b, "mode": "1v1" if players == 2 else "2v2", "preset": "quito",
+        "pairing": name, "a": a, "b": b, "mode": "1v1" if players == 2 else "2v2",
+        "preset": "quito" if variant == "plain" else f"quito+{variant}",
         "mesas": len(results), "hands": n,
         "diff": statistics.fmean(diffs), "diff_ci": 1.96 * statistics.stdev(diffs) / math.sqrt(n),
         "wins": wins, "ties": ties, "losses": n - wins - ties,
@@ -159,10 +172,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated pairing names: " + ", ".join(PAIRINGS))
     ap.add_argument("--json", default="", help="append one JSON line per pairing to this file")
+    ap.add_argument("--variant", default="plain", choices=list(VARIANTS),
+                    help="seed-002 variants over quito (RULES.md Part 1 §9)")
     args = ap.parse_args()
     target = 100 if args.quick else args.hands
     names = [x for x in args.only.split(",") if x] or list(PAIRINGS)
     rows = []
+    if args.variant != "plain":
+        print(f"rules: quito + {args.variant}", flush=True)
     print(HEADER, flush=True)
     for name in names:
         a, b, players = PAIRINGS[name]
@@ -172,12 +189,12 @@ def main() -> None:
         t0 = time.time()
         with Pool(args.workers) as pool:
             while hands < target:
-                batch = [(a, b, players, k + i) for i in range(args.workers * 2)]
+                batch = [(a, b, players, k + i, args.variant) for i in range(args.workers * 2)]
                 k += len(batch)
                 for pair in pool.map(run_seed, batch):
                     results.extend(pair)
                     hands += sum(len(r["hands"]) for r in pair)
-        s = summarize(name, a, b, players, results)
+        s = summarize(name, a, b, players, results, args.variant)
         s["seconds"] = round(time.time() - t0, 1)
         rows.append(s)
         print(fmt(s), flush=True)

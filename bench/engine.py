@@ -8,7 +8,10 @@ Prints, for 2 and for 4 players under `quito`:
 Times are CPU time of this process (`time.process_time`), i.e. seconds on one core, so other work on the
 machine does not inflate them. Goal (issue 2): at least 3,000 two-player hands a second.
 
-    python bench/engine.py [--seconds 5]
+With ``--variants`` it also prints the same figures with the seed-002 variants of RULES.md Part 1 §9 on
+(comodines, periquito, both), which take the engine's slower variant path for capture enumeration.
+
+    python bench/engine.py [--seconds 5] [--variants]
 """
 
 from __future__ import annotations
@@ -23,11 +26,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import Game, Rules  # noqa: E402
 
+VARIANTS: dict[str, dict[str, bool]] = {
+    "comodines": {"comodines": True},
+    "periquito": {"periquito": True},
+    "both": {"comodines": True, "periquito": True},
+}
 
-def hands_per_second(players: int, seconds: float) -> tuple[float, int]:
+
+def hands_per_second(players: int, seconds: float, rules: Rules | None = None) -> tuple[float, int]:
     """Play random mesas for about ``seconds``; return (hands per second, hands played)."""
     rng = random.Random(1)
-    rules = Rules.preset("quito")
+    rules = rules or Rules.preset("quito")
     hands = 0
     seed = 0
     start = time.process_time()
@@ -43,14 +52,15 @@ def hands_per_second(players: int, seconds: float) -> tuple[float, int]:
     return hands / elapsed, hands
 
 
-def legal_plays_per_second(players: int, seconds: float) -> float:
+def legal_plays_per_second(players: int, seconds: float, rules: Rules | None = None) -> float:
     """Time `legal_plays` alone on positions (JSON snapshots) taken from random games."""
     rng = random.Random(2)
+    rules = rules or Rules.preset("quito")
     snapshots = []
-    game = Game.new(Rules.preset("quito"), players, "positions")
+    game = Game.new(rules, players, "positions")
     while len(snapshots) < 400:
         if game.winner is not None:
-            game = Game.new(Rules.preset("quito"), players, len(snapshots))
+            game = Game.new(rules, players, len(snapshots))
         snapshots.append(game.to_dict())
         game.play(rng.choice(game.legal_plays()))
     games = [Game.from_dict(s) for s in snapshots]
@@ -69,6 +79,7 @@ def legal_plays_per_second(players: int, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
+    parser.add_argument("--variants", action="store_true", help="also measure with comodines / periquito on")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, one core (CPU time), preset quito, {args.seconds:g} s per figure")
     print(f"{'players':>7} {'hands/s':>10} {'hands':>8} {'legal_plays/s':>14}")
@@ -76,6 +87,13 @@ def main() -> None:
         hps, hands = hands_per_second(players, args.seconds)
         lps = legal_plays_per_second(players, args.seconds)
         print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}")
+    if args.variants:
+        for name, fields in VARIANTS.items():
+            rules = Rules.preset("quito").replace(**fields)
+            for players in (2, 4):
+                hps, hands = hands_per_second(players, args.seconds, rules)
+                lps = legal_plays_per_second(players, args.seconds, rules)
+                print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}  quito + {name}")
     print("goal: >= 3,000 two-player hands/s")
 
 

@@ -11,7 +11,12 @@ Measured strength (bench/ai.py, quito, 1 v 1, hands won, ties as one half): difi
 greedy and 56% against medio; medio 70% against greedy; facil 42% against greedy.
 
 Modules: base (interface, `rng_for`, `player_for`), greedy, facil, medio, dificil, sim (the lean
-rank-level simulator the search uses, tested against the engine).
+rank-level simulator the search uses, tested against the engine), worlds (what a seat infers of the hidden
+cards, and the worlds the search samples).
+
+Every level also plays the seed-002 variants (RULES.md Part 1 §9): comodines (a joker is rank 10 in the
+simulator; the unseen cards include the jokers and the 2 cards each hand leaves in the stock) and
+periquito (its bonus is counted in every level's values).
 """
 
 from .base import LEVELS, Player, player_for, rng_for

@@ -8,7 +8,8 @@ import time
 from bot.engine import GameView, Play
 
 from .medio import SafeGreedyPlayer, unique_moves
-from .sim import State, WorldSampler, lowest_trail_rate
+from .sim import State
+from .worlds import WorldSampler, lowest_trail_rate
 
 CHICA_VALUE = 30.0
 """Extra value, in points, of winning the chica within the simulated hand (R33); losing it costs as much."""
@@ -107,10 +108,10 @@ class PimcPlayer:
         """How many worlds to sample for a move with ``plays`` distinct plays (deterministic)."""
         deal_left = sum(view.hand_sizes)
         if self.horizon == "hand":
-            left = deal_left + view.stock_size
+            left = deal_left + view.to_deal
         else:
             left = deal_left if deal_left >= self.min_plies * view.players else \
-                deal_left + min(view.stock_size, 5 * view.players)
+                deal_left + min(view.to_deal, 5 * view.players)
         w = self.ply_budget // max(1, plays * left)
         return max(self.min_worlds, min(self.max_worlds, w))
 

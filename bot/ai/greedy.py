@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import random
 
-from bot.engine import GameView, Play
+from bot.engine import GameView, Play, periquito_ranks
 
 
 def is_caida(view: GameView, play: Play) -> bool:
     """True when ``play`` is a caída: a match of the card the seat before just trailed (R22).
 
-    The ``caida_by_sum`` variant (a sum taking that card) counts too when the table's rules use it.
+    The ``caida_by_sum`` variant (a sum taking that card) counts too when the table's rules use it. A joker
+    is never a caída (§9).
     """
     lt = view.last_trail
-    if lt is None or lt not in play.captures or view.last_trail_seat != (view.seat - 1) % view.players:
+    if lt is None or lt not in play.captures or view.last_trail_seat != (view.seat - 1) % view.players \
+            or play.card.is_joker:
         return False
     return lt.rank == play.card.rank or (view.rules.caida_by_sum and lt.rank < play.card.rank)
 
@@ -22,17 +24,21 @@ def capture_value(view: GameView, play: Play) -> float:
     """Immediate value of a play for the seat: points it scores now (caída, limpia) plus cards taken.
 
     Shape: a float, higher is better; a trail is 0. Caída is a match of ``view.last_trail`` when the seat
-    before trailed it (R22); limpia empties the table (R23). Bonus points are counted at 2 (todo dos).
+    before trailed it (R22; never by a joker, §9); limpia empties the table (R23). Bonus points are counted
+    at 2 (todo dos), at 3 a point like them; a periquito (all four cards of a rank, §9) at its
+    ``periquito_points``.
     """
     if not play.captures:
         return 0.0
     value = 1.0 + len(play.captures)  # cards to the cartón, the played card included
     if view.last_trail is not None and view.last_trail in play.captures \
             and view.last_trail_seat == (view.seat - 1) % view.players \
-            and view.last_trail.rank == play.card.rank:
+            and view.last_trail.rank == play.card.rank and not play.card.is_joker:
         value += 6.0  # caída (the plain greedy baseline ignores the caida_by_sum variant)
     if len(play.captures) == len(view.table):
         value += 6.0
+    if view.rules.periquito:
+        value += 3.0 * view.rules.periquito_points * len(periquito_ranks(play.captures))
     return value
 
 

@@ -7,7 +7,7 @@ from math import comb
 
 from bot.engine import GameView, Play
 
-from .sim import Move, State, move_of_play, sim_rules
+from .sim import NRANKS, Move, State, move_of_play, sim_rules
 
 CARD_WEIGHT = 0.5
 """Value of one card taken to the cartón, in points (20 cards score 6, each 2 more score 2: R28)."""
@@ -42,12 +42,12 @@ def root_state(view: GameView) -> State:
     placeholders (never read for their contents) and the stock is empty."""
     n = view.players
     me = view.seat
-    hands = [[1] * 10 for _ in range(n)]
-    h = [0] * 10
+    hands = [[1] * NRANKS for _ in range(n)]
+    h = [0] * NRANKS
     for c in view.hand:
         h[c.rank] += 1
     hands[me] = h
-    table = [0] * 10
+    table = [0] * NRANKS
     for c in view.table:
         table[c.rank] += 1
     lt = view.last_trail
@@ -119,7 +119,7 @@ class SafeGreedyPlayer:
         base = root_state(view)
         n = view.players
         nxt = (view.seat + 1) % n
-        unseen: list[int] = [0] * 10
+        unseen: list[int] = [0] * NRANKS
         for c in view.unseen_cards():
             unseen[c.rank] += 1
         total_unseen = sum(unseen)
@@ -137,10 +137,10 @@ class SafeGreedyPlayer:
                 continue
             h = view.hand_sizes[nxt]
             if h == 0:  # my play ends the deal: the next seat leads a new deal, no caída possible
-                if view.stock_size == 0:
+                if view.to_deal < n:  # the hand ends (with comodines 2 cards stay in the stock, §9)
                     out.append((v, play))
                     continue
-                h = min(5, view.stock_size // n)
+                h = min(5, view.to_deal // n)
                 s.last_trail = -1
             keep = 0.0
             if self.keep_weight:
@@ -148,14 +148,14 @@ class SafeGreedyPlayer:
                 s.to_play = view.seat
                 lt = s.last_trail
                 s.last_trail = -1
-                keep = max((move_value(s, m, cw) for x in range(10) if mine[x] for m in s.moves_for(x)),
+                keep = max((move_value(s, m, cw) for x in range(NRANKS) if mine[x] for m in s.moves_for(x)),
                            default=0.0)
                 s.last_trail = lt
                 v += self.keep_weight * keep
             s.to_play = nxt
             denom = comb(total_unseen, h) if total_unseen >= h else 1
             replies = []
-            for x in range(10):
+            for x in range(NRANKS):
                 if not unseen[x]:
                     continue
                 p = 1.0 - comb(total_unseen - unseen[x], h) / denom

@@ -13,19 +13,30 @@ doble rondas at each deal (R12–R15, ``ronda_cutoff``), the 38 rule (R30), and 
 leftovers (R27), cartón, dos por darlas and more cards (R28, ``carton_cutoff``) and falla (R29). A chica
 won (R33) stops the simulation. It never goes past the end of the current hand.
 
-A move is a tuple ``(rank, taken, caida)``: the rank played, the ranks taken from the table (base capture
-then escalera; empty for a trail) and whether it is a caída.
+The seed-002 variants (Part 1 §9) are simulated as the engine plays them (`bot.engine.plays`):
+- comodines: the jokers are rank `JOKER_RANK` (10), so every count list has 11 slots (index 10 = jokers);
+  a joker stands for any rank on the table (match + escalera from it), takes a joker on the table alone,
+  is never a caída, never sums and counts toward no ronda; real cards never take a joker; the last 2
+  stock cards are never dealt (`SimRules.reserve`).
+- periquito: a move that takes a rank of which all four lie on the table takes all four, and scores
+  ``periquito_points`` on top unless the side was on 38 before the move (R30).
+
+A move is a tuple ``(rank, taken, caida)``: the rank played (10 for a joker), the ranks taken from the
+table (base capture then escalera, sorted; 10 for a joker taken; empty for a trail) and whether it is a
+caída.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import comb
 
-from bot.engine import CHICA, Card, GameView, Play, Rules, carton_points
+from bot.engine import CHICA, JOKER_RANK, GameView, Play, Rules, carton_points, stock_reserve
 
 Move = tuple[int, tuple[int, ...], bool]
+
+NRANKS = 11
+"""Slots of every rank-count list: ranks 0–9 (A…K) and `JOKER_RANK` (10) for the jokers (§9)."""
 
 # Multisets of numeric ranks (rank index = value - 1) of 2+ cards adding up to each value 2..7 (R17).
 
@@ -64,7 +75,7 @@ class SimRules:
     __slots__ = ("pairs", "takes_all", "optional_seq", "forced", "caida_by_sum", "caida", "limpia",
                  "caida_limpia", "ronda", "doble_ronda", "cer", "cer_limpia", "four_chica", "across",
                  "ronda_cutoff", "last_capturer", "carton_min", "carton_tie", "carton_cutoff", "falla",
-                 "target", "s38", "sums")
+                 "target", "s38", "sums", "periquito", "peri_points", "reserve", "nranks")
 
     def __init__(self, rules: Rules) -> None:
         def award(v: object) -> int | None:
@@ -93,6 +104,10 @@ class SimRules:
         self.falla = rules.falla
         self.target = rules.target
         self.s38 = rules.score38 if rules.score38 is not None else -1
+        self.periquito = rules.periquito
+        self.peri_points = rules.periquito_points
+        self.reserve = stock_reserve(rules)
+        self.nranks = NRANKS if rules.comodines else 10  # hand ranks to look at
 
 
 _SIMRULES: dict[Rules, SimRules] = {}
@@ -107,13 +122,15 @@ def sim_rules(rules: Rules) -> SimRules:
 
 
 class State:
-    """One hand in progress, by rank counts. Build it with `State.from_view` (a sampled world) or
-    directly (tests). Attributes are public for the players and the tests.
+    """One hand in progress, by rank counts. Build it with `bot.ai.worlds.WorldSampler.sample` (a sampled
+    world) or directly (tests). Attributes are public for the players and the tests.
 
     Attributes:
         r: `SimRules`. n: players (2 or 4).
-        hands: per seat, a 10-int list of rank counts. table: 10-int list. ntable: cards on the table.
-        stock: ranks still to deal, dealt from the front (index ``sp`` onward).
+        hands: per seat, an 11-int list of rank counts (index 10: jokers). table: 11-int list. ntable:
+            cards on the table.
+        stock: ranks still to deal, dealt from the front (index ``sp`` onward); with comodines its last
+            ``r.reserve`` (2) are never dealt (§9).
         last_trail: rank trailed by the seat before ``to_play`` in this deal (caída target), or -1.
         rondas: per seat, the rank of its ronda in this deal, or -1 (R25).
         piles: cards captured per team this hand. scores: points per team in the chica.
@@ -151,7 +168,7 @@ class State:
         self.over = False
         self.trail_mode = [0, 0]
         self.plies = 0
-        self.gone = [0] * 10
+        self.gone = [0] * NRANKS
 
     def copy(self) -> State:
         """An independent copy (the stock list is shared: it is never changed, only read from ``sp``)."""
@@ -182,9 +199,11 @@ class State:
     # ------------------------------------------------------------------ moves
 
     def moves_for(self, rank: int) -> list[Move]:
-        """The distinct legal moves of one card rank held by the seat in turn (R17, R18, R21)."""
+        """The distinct legal moves of one card rank held by the seat in turn (R17, R18, R21, §9)."""
         r = self.r
         table = self.table
+        if rank == JOKER_RANK:
+            return self._joker_moves()
         lt = self.last_trail
         out: list[Move] = []
         esc: list[int] = []
@@ -208,25 +227,84 @@ class State:
                     out.append((rank, base + tuple(esc[:k]), caida))
             else:
                 out.append((rank, base + tuple(esc), caida))
+        if r.periquito and out:
+            out = self._periquito(out)
         if not (out and r.forced):
             out.append((rank, (), False))
+        return out
+
+    def _joker_moves(self) -> list[Move]:
+        """A joker's moves (§9): stand for each rank on the table (match + escalera from it), take a joker
+        on the table, or trail. Never a caída."""
+        r = self.r
+        table = self.table
+        out: list[Move] = []
+        for x in range(10):
+            if not table[x]:
+                continue
+            esc: list[int] = []
+            nr = x + 1
+            while nr <= 9 and table[nr]:
+                esc.append(nr)
+                nr += 1
+            base = (x,) * table[x] if r.takes_all else (x,)
+            if r.optional_seq:
+                for k in range(len(esc) + 1):
+                    out.append((JOKER_RANK, base + tuple(esc[:k]), False))
+            else:
+                out.append((JOKER_RANK, base + tuple(esc), False))
+        if r.periquito and out:
+            out = self._periquito(out)
+        if table[JOKER_RANK]:
+            out.append((JOKER_RANK, (JOKER_RANK,), False))
+        if not (out and r.forced):
+            out.append((JOKER_RANK, (), False))
+        return out
+
+    def _periquito(self, moves: list[Move]) -> list[Move]:
+        """The moves with each rank of which all four lie on the table taken whole when touched (§9)."""
+        table = self.table
+        full = [x for x in range(10) if table[x] == 4]
+        if not full:
+            return moves
+        out: list[Move] = []
+        for rank, taken, caida in moves:
+            for x in full:
+                k = taken.count(x)
+                if 0 < k < 4:
+                    taken = tuple(sorted(taken + (x,) * (4 - k)))
+            mv = (rank, taken, caida)
+            if mv not in out:
+                out.append(mv)
         return out
 
     def legal_moves(self) -> list[Move]:
         """Every distinct legal move of the seat in turn, by rank A…K, trail last per rank."""
         hand = self.hands[self.to_play]
         out: list[Move] = []
-        for rank in range(10):
+        for rank in range(self.r.nranks):
             if hand[rank]:
                 out.extend(self.moves_for(rank))
         return out
 
     def move_points(self, move: Move) -> int:
-        """Points the move would add now for the seat in turn's side (caída, limpia; 38 rule), or 99 when
-        it wins the chica at once."""
+        """Points the move would add now for the seat in turn's side (caída, limpia, periquito; 38 rule),
+        or 99 when it wins the chica at once."""
         rank, taken, caida = move
         if not taken:
             return 0
+        r = self.r
+        if r.periquito:
+            peri = _full_ranks(taken)
+            if peri:
+                base = self._move_points(move)
+                if base == 99 or self.scores[self.to_play & 1] == r.s38:
+                    return base
+                return base + peri * r.peri_points
+        return self._move_points(move)
+
+    def _move_points(self, move: Move) -> int:
+        rank, taken, caida = move
         team = self.to_play & 1
         limpia = len(taken) == self.ntable
         r = self.r
@@ -270,14 +348,19 @@ class State:
         self.piles[team] += 1 + len(taken)
         self.last_cap = team
         limpia = self.ntable == 0
+        peri = _full_ranks(taken) if r.periquito else 0
+        before = self.scores[team]
         if not caida:
             self.last_trail = -1
             self.streaks[team] = 0
             if limpia:
                 self._award(team, r.limpia, False)
-                if self.scores[team] >= r.target:
-                    self._win(team)
-                    return
+            if peri and before != r.s38:
+                self.scores[team] += peri * r.peri_points
+                self.gained[team] += peri * r.peri_points
+            if self.scores[team] >= r.target:
+                self._win(team)
+                return
             self._next_turn(seat)
             return
         trailed = self.last_trail
@@ -294,6 +377,9 @@ class State:
         if self.streaks[team] == 4 and r.four_chica:
             self._win(team)
             return
+        if peri and before != r.s38:
+            self.scores[team] += peri * r.peri_points
+            self.gained[team] += peri * r.peri_points
         if self.scores[team] >= r.target:
             self._win(team)
             return
@@ -324,8 +410,8 @@ class State:
     def deal(self) -> None:
         """Deal up to 5 cards to each seat from the mano, then the rondas in play order (R8, R12–R14)."""
         n = self.n
-        size = min(5, (len(self.stock) - self.sp) // n)
-        if size == 0:
+        size = min(5, (len(self.stock) - self.sp - self.r.reserve) // n)
+        if size <= 0:
             self.end_hand()
             return
         mano = (self.dealer + 1) % n
@@ -339,7 +425,7 @@ class State:
         sp = self.sp
         for i in range(n):
             seat = (mano + i) % n
-            h = [0] * 10
+            h = [0] * NRANKS
             for x in stock[sp:sp + size]:
                 h[x] += 1
             sp += size
@@ -371,7 +457,7 @@ class State:
         self.over = True
         if self.ntable and r.last_capturer and self.last_cap >= 0:
             self.piles[self.last_cap] += self.ntable
-        self.table = [0] * 10
+        self.table = [0] * NRANKS
         self.ntable = 0
         counts = self.piles
         non_dealer = (self.dealer + 1) & 1
@@ -413,7 +499,7 @@ class State:
         best: Move | None = None
         best_v = 0.0
         trail: int = -1
-        for rank in range(10):
+        for rank in range(self.r.nranks):
             if not hand[rank]:
                 continue
             for mv in self.moves_for(rank):
@@ -475,270 +561,19 @@ def move_of_play(view: GameView, play: Play) -> Move:
     lt = view.last_trail
     caida = False
     if taken and lt is not None and lt in play.captures and view.to_play is not None \
-            and view.last_trail_seat == (view.to_play - 1) % view.players:
+            and view.last_trail_seat == (view.to_play - 1) % view.players and not card.is_joker:
         caida = lt.rank == card.rank or (view.rules.caida_by_sum and lt.rank < card.rank)
     return (card.rank, taken, caida)
 
 
-def _counts(cards: Sequence[Card]) -> list[int]:
-    h = [0] * 10
-    for c in cards:
-        h[c.rank] += 1
-    return h
-
-
-def deal_info(view: GameView) -> tuple[list[list[int]], dict[int, str], int]:
-    """From the event log: the ranks each seat played in the current deal, the announcements of this deal
-    (seat → ``"ronda"`` / ``"doble"``), and the team that captured last this hand (-1 for none)."""
-    n = view.players
-    played: list[list[int]] = [[] for _ in range(n)]
-    announced: dict[int, str] = {}
-    last_cap = -1
-    events = view.events
-    i = len(events) - 1
-    in_deal = True
-    while i >= 0:
-        e = events[i]
-        k = e.kind
-        if k == "deal":
-            in_deal = False
-        elif k == "hand_start" or k == "chica_start":
-            break
-        elif in_deal and k == "played" and e.seat is not None and e.card is not None:
-            played[e.seat].append(e.card.rank)
-        elif in_deal and k == "ronda" and e.seat is not None:
-            announced[e.seat] = "ronda"
-        elif in_deal and k == "doble_ronda" and e.seat is not None:
-            announced[e.seat] = "doble"
-        if k == "captured" and last_cap < 0 and e.team is not None:
-            last_cap = e.team
-        i -= 1
-    return played, announced, last_cap
-
-
-def skipped_caidas(view: GameView) -> list[set[int]]:
-    """Per seat, the ranks it cannot hold now: in the current deal the seat before it trailed a card of
-    that rank and it did not fall on it (a caída is never skipped, R22), nor play that rank. Hands only
-    shrink within a deal, so the inference holds until the next deal."""
-    n = view.players
-    out: list[set[int]] = [set() for _ in range(n)]
-    events = view.events
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        k = events[i].kind
-        if k == "deal" or k == "hand_start":
-            start = i
-            break
-    plays: list[tuple[int, int, bool, bool]] = []  # seat, rank, trailed, caída
-    for i in range(start, len(events)):
-        e = events[i]
-        if e.kind == "played" and e.seat is not None and e.card is not None:
-            trailed = not (i + 1 < len(events) and events[i + 1].kind == "captured")
-            plays.append((e.seat, e.card.rank, trailed, False))
-        elif e.kind == "caida" and plays:
-            seat, rank, trailed, _c = plays[-1]
-            plays[-1] = (seat, rank, trailed, True)
-    for (ps, prank, ptrailed, _pc), (seat, rank, _t, caida) in zip(plays, plays[1:], strict=False):
-        if ptrailed and ps == (seat - 1) % n and not caida and rank != prank:
-            out[seat].add(prank)
-    return out
-
-
-def _dealt_ok(dealt: list[int], announced: str | None) -> bool:
-    top = max(dealt)
-    if announced == "ronda":
-        return top == 3
-    if announced == "doble":
-        return top == 4
-    return top < 3
-
-
-class WorldSampler:
-    """Samples full hidden states (determinizations) consistent with one seat's view.
-
-    The unseen cards (`GameView.unseen_cards`) are shuffled into the other hands (sizes
-    ``view.hand_sizes``) and the stock (``view.stock_size``), honouring what the seat has seen:
-
-    - a seat that announced a ronda this deal was dealt exactly three of a rank, a doble ronda four
-      (R12, R13): that rank is drawn first, weighted by the ways to complete it, then the seat's other
-      cards avoid it; any seat that announced nothing holds no three of a kind (checked by rejection,
-      up to ``tries`` draws, then the last draw is kept);
-    - with ``infer``, a seat never holds a rank it has shown it lacks this deal (`skipped_caidas`).
-
-    Only view data is read, so the sample depends on nothing hidden.
-    """
-
-    def __init__(self, view: GameView, tries: int = 30, infer: bool = True) -> None:
-        n = view.players
-        self.view = view
-        self.rules = sim_rules(view.rules)
-        self.n = n
-        self.me = view.seat
-        self.unseen = [c.rank for c in view.unseen_cards()]
-        self.sizes = list(view.hand_sizes)
-        self.stock_size = view.stock_size
-        self.tries = tries
-        played, announced, last_cap = deal_info(view)
-        self.played = played
-        self.announced = announced
-        self.last_cap = last_cap
-        self.my_hand = _counts(view.hand)
-        self.table = _counts(view.table)
-        lt = view.last_trail
-        self.last_trail = lt.rank if (lt is not None and view.to_play is not None
-                                      and view.last_trail_seat == (view.to_play - 1) % n) else -1
-        known = {s: r for s, r in view.rondas if r is not None}
-        self.known_rondas = known
-        self.others = [s for s in range(n) if s != self.me]
-        # the seats whose dealt cards we must check (all announcements known to us are kept as given)
-        self.check = [s for s in self.others if self.sizes[s] + len(played[s]) == 5]
-        self.forced = self._forced()
-        self.gone = _counts([*view.captured[0], *view.captured[1], *view.dead])
-        self.excluded = skipped_caidas(view) if infer else [set() for _ in range(n)]
-        for s in self.others:
-            # give up an exclusion that the unseen cards cannot satisfy
-            free = sum(1 for r in self.unseen if r not in self.excluded[s])
-            if free < self.sizes[s]:
-                self.excluded[s] = set()
-
-    def _forced(self) -> list[tuple[int, int, list[int], list[float]]]:
-        """For each other seat that announced a ronda (3) or doble ronda (4) this deal: ``(seat, need,
-        candidate ranks, weights)``, weights ∝ the ways to complete that rank from the unseen cards."""
-        unseen = [0] * 10
-        for r in self.unseen:
-            unseen[r] += 1
-        total = len(self.unseen)
-        out = []
-        for s in self.check:
-            kind = self.announced.get(s)
-            if kind is None:
-                continue
-            need = 3 if kind == "ronda" else 4
-            h = self.sizes[s]
-            ranks, weights = [], []
-            known = self.known_rondas.get(s)
-            for r in range(10):
-                if known is not None and r != known:
-                    continue
-                p = self.played[s].count(r)
-                k = need - p
-                if p > need or k > h or k > unseen[r]:
-                    continue
-                w = float(comb(unseen[r], k) * comb(total - unseen[r], h - k)) if k > 0 else \
-                    float(comb(total - unseen[r], h))
-                if w > 0:
-                    ranks.append(r)
-                    weights.append(w)
-            if ranks:
-                out.append((s, need, ranks, weights))
-        return out
-
-    def sample(self, rng: random.Random) -> State:
-        """One world: a `State` with the seat in turn to play."""
-        view = self.view
-        n = self.n
-        hands: list[list[int]] = [[0] * 10 for _ in range(n)]
-        stock: list[int] = []
-        for _ in range(self.tries):
-            pool = self.unseen[:]
-            for s in self.others:
-                hands[s] = [0] * 10
-            fixed: dict[int, int] = {}
-            for s, need, ranks, weights in self.forced:
-                ok_ranks = [(r, w) for r, w in zip(ranks, weights, strict=True)
-                            if pool.count(r) >= need - self.played[s].count(r)]
-                if not ok_ranks:
-                    continue
-                r = rng.choices([x for x, _ in ok_ranks], [w for _, w in ok_ranks])[0] \
-                    if len(ok_ranks) > 1 else ok_ranks[0][0]
-                k = need - self.played[s].count(r)
-                for _i in range(k):
-                    pool.remove(r)
-                hands[s][r] += k
-                fixed[s] = r
-            rng.shuffle(pool)
-            rest: list[int] = []
-            excluded = self.excluded
-            for s in sorted(self.others, key=lambda seat: seat not in fixed and not excluded[seat]):
-                k = self.sizes[s] - sum(hands[s])
-                h = hands[s]
-                r = fixed.get(s, -1)
-                ex = excluded[s]
-                while k > 0:
-                    x = pool.pop() if pool else rest.pop()
-                    if (x == r or x in ex) and pool:
-                        rest.append(x)
-                        continue
-                    h[x] += 1
-                    k -= 1
-                if rest:  # put the skipped cards back at random places, for the next seats and the stock
-                    for x in rest:
-                        pool.insert(rng.randrange(len(pool) + 1), x)
-                    rest = []
-            stock = pool
-            ok = True
-            for s in self.check:
-                dealt = hands[s][:]
-                for x in self.played[s]:
-                    dealt[x] += 1
-                if not _dealt_ok(dealt, self.announced.get(s)):
-                    ok = False
-                    break
-            if ok:
-                break
-        hands[self.me] = self.my_hand[:]
-        rondas = [-1] * n
-        for s in range(n):
-            if s in self.known_rondas:
-                rondas[s] = self.known_rondas[s]  # type: ignore[assignment]
-            elif self.announced.get(s) == "ronda":
-                dealt = hands[s][:]
-                for x in self.played[s]:
-                    dealt[x] += 1
-                for rank in range(10):
-                    if dealt[rank] == 3:
-                        rondas[s] = rank
-                        break
-        state = State(self.rules, n, hands, self.table[:], stock, last_trail=self.last_trail, rondas=rondas,
-                      piles=view.pile_sizes, scores=view.scores, streaks=view.streaks, last_cap=self.last_cap,
-                      dealer=view.dealer, to_play=view.to_play if view.to_play is not None else self.me)
-        state.gone = self.gone[:]
-        return state
-
-
-def lowest_trail_rate(view: GameView) -> tuple[int, int]:
-    """Opponent modelling from public cards: over the finished deals of this mesa, how often the viewer's
-    opponents, when they trailed, trailed their lowest card (the plain greedy habit).
-
-    Every card of a finished deal has been played face up, so the hand an opponent held at each of its
-    turns is known afterwards (the cards it played from then on in that deal). Returns ``(lowest,
-    trails)``: the trails that were of the lowest rank then held, and all trails counted.
-    """
-    n = view.players
-    team = view.team
-    lowest = trails = 0
-    deal: list[tuple[int, int, bool]] = []  # seat, rank, trailed
-
-    def close() -> None:
-        nonlocal lowest, trails
-        for seat in range(n):
-            if seat % 2 == team:
-                continue
-            mine = [(r, t) for s, r, t in deal if s == seat]
-            if len(mine) < 5:
-                continue
-            for i, (r, t) in enumerate(mine):
-                if t:
-                    trails += 1
-                    lowest += r == min(x for x, _ in mine[i:])
-
-    events = view.events
-    for i, e in enumerate(events):
-        k = e.kind
-        if k == "deal" or k == "hand_start":
-            close()
-            deal = []
-        elif k == "played" and e.seat is not None and e.card is not None:
-            trailed = not (i + 1 < len(events) and events[i + 1].kind == "captured")
-            deal.append((e.seat, e.card.rank, trailed))
-    return lowest, trails
+def _full_ranks(taken: tuple[int, ...]) -> int:
+    """How many ranks a sorted ``taken`` holds four times: the periquitos a move takes (§9)."""
+    n = 0
+    run = 0
+    prev = -1
+    for x in taken:
+        run = run + 1 if x == prev else 1
+        prev = x
+        if run == 4 and x != JOKER_RANK:
+            n += 1
+    return n

@@ -7,9 +7,26 @@ Public API::
     play = game.legal_plays()[0]
     events = game.play(play)
     view = game.view(seat=0)
+
+Seed variants (RULES.md Part 1 §9), off in every preset: ``Rules(comodines=True)`` plays with 42 cards
+(`deck_for`, `JOKERS`; ``card.is_joker``; a joker's chosen rank is ``Play.joker_rank``), and
+``Rules(periquito=True)`` scores `EventKind.PERIQUITO`.
 """
 
-from .cards import DECK, RANKS, SUITS, Card, CardError, parse_cards
+from .cards import (
+    ALL_CARDS,
+    DECK,
+    JOKER_RANK,
+    JOKERS,
+    RANKS,
+    SET_ASIDE,
+    SUITS,
+    Card,
+    CardError,
+    deck_for,
+    parse_cards,
+    stock_reserve,
+)
 from .events import Event, EventKind
 from .game import (
     CardNotInHandError,
@@ -26,13 +43,18 @@ from .game import (
     PositionError,
     carton_points,
 )
+from .plays import periquito_ranks
 from .rules import CHICA, PRESET_NAMES, Rules, RulesError
 
 __all__ = [
+    "ALL_CARDS",
     "CHICA",
     "DECK",
+    "JOKERS",
+    "JOKER_RANK",
     "PRESET_NAMES",
     "RANKS",
+    "SET_ASIDE",
     "SUITS",
     "Card",
     "CardError",
@@ -53,5 +75,8 @@ __all__ = [
     "Rules",
     "RulesError",
     "carton_points",
+    "deck_for",
     "parse_cards",
+    "periquito_ranks",
+    "stock_reserve",
 ]

@@ -25,6 +25,7 @@ class EventKind(StrEnum):
     CAIDA = "caida"  # card = the trailed card fallen on; limpia/en_ronda flags   R22, R24, R25
     LIMPIA = "limpia"  # a limpia without caída                                 R23
     FOUR_CAIDAS = "four_caidas"  # number = length of the streak (4)              R26
+    PERIQUITO = "periquito"  # all four cards of rank taken at once; points = the bonus  §9, R30
     RONDA_REVEALED = "ronda_revealed"  # a ronda's rank, shown at the end of the hand  R12
     LEFTOVERS = "leftovers"  # cards left on the table; team None = counted for nobody  R27
     CARTON = "carton"  # number = cards counted by team                           R28
@@ -44,11 +45,17 @@ class Event(NamedTuple):
         seat: the seat that acted or is concerned (0-based, in play order), if any.
         team: the side concerned, 0 or 1 (``seat % 2``), if any.
         card: the card played (PLAYED) or fallen on (CAIDA).
-        cards: cards moved (CAPTURED, LEFTOVERS).
+        cards: cards moved (CAPTURED, LEFTOVERS); the four cards of the rank (PERIQUITO).
         points: points actually added to ``team`` (0 when blocked).
         blocked: why points were not added: ``"38"`` (R30) or ``"cutoff"`` (R15, R28), else None.
+
+    A PERIQUITO event (§9, ``Rules.periquito``) follows the play's CAPTURED and its CAIDA / FOUR_CAIDAS or
+    LIMPIA, one per rank of which all four cards were taken: seat, team, rank, cards (the four), points
+    (``Rules.periquito_points``, or 0 when blocked), blocked (``"38"`` when the side was on 38 before the
+    play, R30) and scores.
         scores: both teams' points after this event, for events that can score.
-        rank: a ronda's rank index 0–9. Hidden from other seats until revealed (`Game.view`).
+        rank: a ronda's rank index 0–9. Hidden from other seats until revealed (`Game.view`). The rank of
+            the four cards taken (PERIQUITO; never hidden).
         number: deal, hand or chica number; cards counted (CARTON); streak length (FOUR_CAIDAS).
         counts: per-team pair: cards captured (HAND_END) or chicas won (CHICA_WON, MESA_WON).
         reason: why a chica was won (CHICA_WON: ``"target"``, ``"doble_ronda"``, ``"caida_en_ronda"``,

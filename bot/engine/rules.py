@@ -53,6 +53,15 @@ class Rules:
         carton_cutoff: ``None`` or points from which a side scores nothing in the count (R28).
         falla: points given to a side whose opponents captured nothing in the hand, 0 for off (R29).
 
+    Seed variants (house rules, off in every preset; Part 1 §9):
+        comodines: the deck has 42 cards, the 40 and two jokers (``W1``, ``W2``). A joker played from the
+            hand stands for a rank on the table, matches one card of it and takes the escalera from it;
+            it never sums and is never a caída; a joker on the table is taken only by a played joker.
+            2 cards of each hand stay in the stock, unseen and counted for nobody.
+        periquito: when all four cards of a rank lie on the table, the next capture that takes a card of
+            that rank takes all four and scores ``periquito_points`` on top (blocked at 38, R30).
+        periquito_points: the periquito bonus, even (default 6).
+
     Winning:
         target: points that win a chica (R5, R33); 40, or 20 in `rapido`.
         rule38: "38 que no juega": at ``target - 2`` only a caída scores for that side (R30).
@@ -61,7 +70,7 @@ class Rules:
         chicas_to_win: chicas that win the mesa (R36).
 
     Not modelled (RULES.md): misdeals (the engine deals, R11), the "robar" window (R21, used by no
-    preset), comodines and periquito (Part 1 §9).
+    preset).
 
     Raises:
         RulesError: on construction, when a field has an unsupported value.
@@ -92,6 +101,9 @@ class Rules:
     zapateria: bool = True
     zapateria_below: int = 10
     chicas_to_win: int = 2
+    comodines: bool = False
+    periquito: bool = False
+    periquito_points: int = 6
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[Any, ...]) -> None:
@@ -122,9 +134,9 @@ class Rules:
         choice("sequence_mode", ("auto", "optional"))
         choice("leftovers", ("none", "last_capturer"))
         for name in ("match_takes_all", "forced_capture", "caida_by_sum", "four_caidas_across_deals",
-                     "rule38", "zapateria"):
+                     "rule38", "zapateria", "comodines", "periquito"):
             flag(name)
-        for name in ("caida", "limpia", "caida_limpia", "ronda", "carton_tie", "falla"):
+        for name in ("caida", "limpia", "caida_limpia", "ronda", "carton_tie", "falla", "periquito_points"):
             points(name)
         for name in ("doble_ronda", "caida_en_ronda", "caida_en_ronda_limpia"):
             points(name, allow_chica=True)
@@ -185,7 +197,8 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Inverse of `to_dict`. Missing fields take the `quito` defaults.
+        """Inverse of `to_dict`. Missing fields take the `quito` defaults, so rules stored before a field
+        existed (e.g. ``comodines``, ``periquito``) still load, with that rule off.
 
         Raises:
             RulesError: an unknown field or an unsupported value.

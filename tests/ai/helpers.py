@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.sim import State, sim_rules
+from bot.ai.sim import NRANKS, State, sim_rules
 from bot.engine import Game, Rules
 
 
@@ -13,11 +13,11 @@ def true_state(game: Game) -> State:
     n = game.players
     hands = []
     for h in game.hands:
-        c = [0] * 10
+        c = [0] * NRANKS
         for card in h:
             c[card.rank] += 1
         hands.append(c)
-    table = [0] * 10
+    table = [0] * NRANKS
     for card in game.table:
         table[card.rank] += 1
     lt = -1
@@ -33,16 +33,33 @@ def true_state(game: Game) -> State:
                  dealer=game.dealer, to_play=game.to_play)
 
 
-def random_position(preset: str, players: int, seed: int, max_plays: int | None = None) -> Game:
-    """A game of ``preset`` advanced by a random number of uniformly random legal plays (never over)."""
-    rng = random.Random(f"pos/{preset}/{players}/{seed}")
-    game = Game.new(Rules.preset(preset), players=players, seed=f"{preset}/{seed}")
+VARIANT_RULES: dict[str, dict[str, bool]] = {
+    "plain": {},
+    "comodines": {"comodines": True},
+    "periquito": {"periquito": True},
+    "both": {"comodines": True, "periquito": True},
+}
+"""The seed-002 variants (RULES.md Part 1 §9) that the AI tests run with, as `Rules.replace` fields."""
+
+
+def variant_rules(preset: str, variant: str = "plain") -> Rules:
+    """``preset`` with a variant of `VARIANT_RULES` on."""
+    return Rules.preset(preset).replace(**VARIANT_RULES[variant])
+
+
+def random_position(preset: str, players: int, seed: int, max_plays: int | None = None,
+                    variant: str = "plain") -> Game:
+    """A game of ``preset`` (with ``variant`` on) advanced by a random number of uniformly random legal
+    plays (never over)."""
+    tag = preset if variant == "plain" else f"{preset}+{variant}"
+    rng = random.Random(f"pos/{tag}/{players}/{seed}")
+    game = Game.new(variant_rules(preset, variant), players=players, seed=f"{tag}/{seed}")
     if game.is_over:
-        return random_position(preset, players, seed + 100_000, max_plays)
+        return random_position(preset, players, seed + 100_000, max_plays, variant)
     steps = rng.randrange(0, 120 if max_plays is None else max_plays + 1)
     for _ in range(steps):
         plays = game.legal_plays()
         game.play(rng.choice(plays))
         if game.is_over:
-            return random_position(preset, players, seed + 100_000, max_plays)
+            return random_position(preset, players, seed + 100_000, max_plays, variant)
     return game

@@ -17,10 +17,13 @@ from bot.ai import (
     player_for,
     rng_for,
 )
-from bot.ai.sim import lowest_trail_rate
-from bot.engine import PRESET_NAMES, Game, Rules, parse_cards
+from bot.ai.worlds import lowest_trail_rate
+from bot.engine import PRESET_NAMES, Game, Play, Rules, parse_cards
 
-from .helpers import random_position
+from .helpers import VARIANT_RULES, random_position, variant_rules
+
+SEED_VARIANTS = [v for v in VARIANT_RULES if v != "plain"]
+"""comodines, periquito and both (RULES.md Part 1 §9)."""
 
 
 def small_dificil() -> PimcPlayer:
@@ -58,6 +61,22 @@ def test_every_level_plays_legally(preset: str) -> None:
                 assert play in legal, (name, preset, n, i, play)
 
 
+@pytest.mark.parametrize("variant", SEED_VARIANTS)
+def test_every_level_plays_legally_with_the_seed_variants(variant: str) -> None:
+    """1,000 random positions with comodines, periquito or both on (presets in turn; half 1 v 1, half 2 v 2):
+    every level answers a legal play."""
+    levels = players()
+    for i in range(500):
+        preset = PRESET_NAMES[i % len(PRESET_NAMES)]
+        for n in (2, 4):
+            game = random_position(preset, n, i, variant=variant)
+            view = game.view(game.to_play)
+            legal = set(view.legal_plays)
+            for name, p in levels.items():
+                play = p.choose(view, rng_for(i, view))
+                assert play in legal, (name, variant, preset, n, i, play)
+
+
 def test_no_legal_plays_raises() -> None:
     game = random_position("quito", 2, 1)
     view = game.view((game.to_play + 1) % 2)
@@ -83,15 +102,17 @@ def _permuted(game: Game, rng: random.Random) -> Game:
     return Game.from_dict(data)
 
 
-@pytest.mark.parametrize("n", [2, 4])
-def test_leak_permuting_hidden_cards_never_changes_a_decision(n: int) -> None:
-    """The leak test: with a fixed seed, each level decides the same when the hidden cards are permuted."""
+@pytest.mark.parametrize(("n", "variant", "positions"), [(2, "plain", 120), (4, "plain", 120), (2, "both", 120),
+                                                         (4, "both", 120)])
+def test_leak_permuting_hidden_cards_never_changes_a_decision(n: int, variant: str, positions: int) -> None:
+    """The leak test: with a fixed seed, each level decides the same when the hidden cards are permuted
+    (with comodines: jokers and the 2 cards set aside in the stock among them, §9)."""
     levels = players()
     levels["dificil"] = PimcPlayer(ply_budget=2000, min_worlds=4, max_worlds=6, time_cap=None)
     changed_world = 0
-    for i in range(120):
+    for i in range(positions):
         preset = PRESET_NAMES[i % len(PRESET_NAMES)]
-        game = random_position(preset, n, i)
+        game = random_position(preset, n, i, variant=variant)
         other = _permuted(game, random.Random(i))
         me = game.to_play
         changed_world += other.hands != game.hands or other.stock != game.stock
@@ -101,11 +122,11 @@ def test_leak_permuting_hidden_cards_never_changes_a_decision(n: int) -> None:
             a = p.choose(v1, random.Random(f"leak/{i}"))
             b = p.choose(v2, random.Random(f"leak/{i}"))
             assert a == b, (name, preset, i)
-    assert changed_world > 100
+    assert changed_world > positions * 5 // 6
 
 
-def play_mesa(seats: list[Player], seed: int | str, preset: str = "quito") -> Game:
-    game = Game.new(Rules.preset(preset), players=len(seats), seed=seed)
+def play_mesa(seats: list[Player], seed: int | str, preset: str = "quito", variant: str = "plain") -> Game:
+    game = Game.new(variant_rules(preset, variant), players=len(seats), seed=seed)
     guard = 0
     while not game.is_over:
         view = game.view(game.to_play)
@@ -122,6 +143,15 @@ def test_each_level_finishes_whole_mesas(level: str, n: int) -> None:
     p = players()[level]
     game = play_mesa([p] * n, seed=f"mesa/{level}/{n}")
     assert game.winner in (0, 1)
+
+
+@pytest.mark.parametrize("level", ["facil", "medio", "dificil", "greedy"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_each_level_finishes_whole_mesas_with_comodines_and_periquito(level: str, n: int) -> None:
+    p = players()[level]
+    game = play_mesa([p] * n, seed=f"mesa-both/{level}/{n}", variant="both")
+    assert game.winner in (0, 1)
+    assert any(e.kind == "played" and e.card.is_joker for e in game.events)
 
 
 def test_mixed_table_2v2_finishes() -> None:
@@ -192,6 +222,30 @@ def test_lowest_trail_rate_tells_greedy_from_careful_opponents() -> None:
         low, seen = lowest_trail_rate(game.view(0))
         assert seen >= 10
         assert (low == seen) is expect_all
+
+
+def _periquito_position() -> Game:
+    # All four 5s lie on the table (seat 1 trailed the last one). Seat 0's 4♦ takes 4♣ and the escalera
+    # reaches the 5s: all four, 6♠ and the periquito bonus (6); its K♠ can take K♥ only.
+    return Game.from_position(Rules.preset("quito").replace(periquito=True), hands=["4D KS", "QH 2C"],
+                              table="KH 4C 5S 5H 5D 6S 5C", last_trail="5C", to_play=0, dealer=1, seed=6)
+
+
+@pytest.mark.parametrize("level", ["greedy", "medio", "dificil"])
+def test_every_level_takes_a_periquito(level: str) -> None:
+    view = _periquito_position().view(0)
+    play = players()[level].choose(view, random.Random(0))
+    assert play == Play.parse("4D", "4C 5S 5H 5D 5C 6S")
+
+
+def test_a_joker_plays_for_the_limpia() -> None:
+    """Seat 0's joker standing for the 5 takes 5♠ 6♥ 7♣, a limpia; its 2♦ can only be trailed."""
+    game = Game.from_position(Rules.preset("quito").replace(comodines=True), hands=["W1 2D", "QH KC"],
+                              table="5S 6H 7C", to_play=0, dealer=1, seed=7)
+    view = game.view(0)
+    for level in ("greedy", "medio", "dificil"):
+        play = players()[level].choose(view, random.Random(0))
+        assert play == Play.parse("W1", "5S 6H 7C"), level
 
 
 def test_dificil_single_distinct_play_answers_at_once() -> None:

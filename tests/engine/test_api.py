@@ -300,7 +300,7 @@ def test_T01_explain_names_base_escalera_and_limpia():
     assert info.base == tuple(map(Card.parse, ["3C", "4D"]))
     assert info.escalera == tuple(map(Card.parse, ["JS", "QH", "KC"]))
     assert info.limpia and not info.caida and not info.en_ronda
-    assert game.explain(Play.trail("7D")) == ((), (), False, False, False)
+    assert game.explain(Play.trail("7D")) == ((), (), False, False, False, None, ())
     with pytest.raises(IllegalCaptureError):
         game.explain(Play.parse("7D", "3C"))
 

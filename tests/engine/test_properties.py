@@ -1,6 +1,7 @@
 """Property tests: random seeds, presets and 2 or 4 players, random legal plays to the end of whole mesas.
 
-They check every invariant of RULES.md Part 1 ("Engine invariants") and the persistence promises of issue 2.
+They check every invariant of RULES.md Part 1 ("Engine invariants") and the persistence promises of issue 2,
+with each seed-002 variant of Part 1 §9 off and on (`VARIANTS`: plain, comodines, periquito, both).
 """
 
 from __future__ import annotations
@@ -8,10 +9,11 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import DECK, PRESET_NAMES, Card, EventKind, Game, Rules
+from bot.engine import PRESET_NAMES, Card, EventKind, Game, Rules, deck_for
 
 K = EventKind
 PLAY_AWARDS = (K.CAIDA, K.LIMPIA)
@@ -20,6 +22,19 @@ seeds = st.integers(min_value=0, max_value=2**32)
 presets = st.sampled_from(PRESET_NAMES)
 player_counts = st.sampled_from([2, 4])
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+VARIANTS = {
+    "plain": {},
+    "comodines": {"comodines": True},
+    "periquito": {"periquito": True},
+    "both": {"comodines": True, "periquito": True},
+}
+"""The seed-002 variants (Part 1 §9), as `Rules.replace` fields over the drawn preset."""
+variants = pytest.mark.parametrize("variant", list(VARIANTS))
+
+
+def rules_for(preset: str, variant: str) -> Rules:
+    return Rules.preset(preset).replace(**VARIANTS[variant])
 
 
 def all_cards(game: Game) -> list[Card]:
@@ -40,10 +55,12 @@ def random_mesa(rules: Rules, players: int, seed: int):
         yield game, play, game.play(play)
 
 
+@variants
 @SETTINGS
 @given(seed=seeds, preset=presets, players=player_counts)
-def test_invariants_hold_through_whole_mesas(seed, preset, players):
-    rules = Rules.preset(preset)
+def test_invariants_hold_through_whole_mesas(variant, seed, preset, players):
+    rules = rules_for(preset, variant)
+    deck = deck_for(rules)
     deals = 4 if players == 2 else 2
     game = None
     hand_plays = 0
@@ -52,9 +69,12 @@ def test_invariants_hold_through_whole_mesas(seed, preset, players):
     per_deal = 10 if players == 2 else 20
     played_by: dict[Card, tuple[int, int]] = {}  # card -> (seat, deal number) when it was played
     for game, _play, events in random_mesa(rules, players, seed):
-        # 40 cards conserved, no duplicates
+        # 40 cards (42 with comodines) conserved, no duplicates
         cards = all_cards(game)
-        assert len(cards) == 40 and set(cards) == set(DECK)
+        assert len(cards) == len(deck) and set(cards) == set(deck)
+        # deals of 5 cards each; with comodines the stock's last 2 cards are never dealt (§9)
+        reserve = 2 if rules.comodines else 0
+        assert len(game.stock) >= reserve and (len(game.stock) - reserve) % (5 * players) == 0
         # scores always even (R32)
         assert game.scores[0] % 2 == 0 and game.scores[1] % 2 == 0
         awarded = sum(e.points for e in events if e.kind in PLAY_AWARDS)
@@ -64,11 +84,21 @@ def test_invariants_hold_through_whole_mesas(seed, preset, players):
             if awarded == 4:
                 assert any(e.kind == K.CAIDA and e.en_ronda for e in events)
         uncounted = 0
+        last_played: Card | None = None
         for e in events:
             if e.kind == K.PLAYED:
                 hand_plays += 1
                 played_by[e.card] = (e.seat, hand_deals)
+                last_played = e.card
+            elif e.kind == K.CAPTURED and any(c.is_joker for c in e.cards):
+                # a joker on the table is taken only by a played joker, alone (§9)
+                assert e.card.is_joker and len(e.cards) == 1
+            elif e.kind == K.PERIQUITO:
+                # all four cards of one rank, the bonus unless the side was on 38 (§9, R30)
+                assert rules.periquito and len(e.cards) == 4 and {c.rank for c in e.cards} == {e.rank}
+                assert (e.points, e.blocked) in ((rules.periquito_points, None), (0, "38"))
             elif e.kind == K.CAIDA:
+                assert not last_played.is_joker  # a joker is never a caída (§9)
                 # never on the first play of a deal (R22)
                 assert hand_plays % per_deal != 1
                 # only on the card the previous seat, an opponent, trailed in this deal (R4, R22)
@@ -81,6 +111,7 @@ def test_invariants_hold_through_whole_mesas(seed, preset, players):
                 uncounted = len(e.cards)
             elif e.kind == K.HAND_END:
                 # a hand played out: 2p = 4 deals × 10 cards, 4p = 2 deals × 20 (R8); all 40 accounted
+                # (with comodines the 2 cards left in the stock are counted for nobody, §9)
                 assert hand_deals == deals and hand_plays == 40
                 assert sum(e.counts) + uncounted == 40
             elif e.kind == K.HAND_START:
@@ -98,10 +129,11 @@ def test_invariants_hold_through_whole_mesas(seed, preset, players):
     )
 
 
-@settings(max_examples=12, deadline=None)
+@variants
+@settings(max_examples=5, deadline=None)
 @given(seed=seeds, preset=presets, players=player_counts)
-def test_to_dict_from_dict_identical_at_every_step(seed, preset, players):
-    rules = Rules.preset(preset)
+def test_to_dict_from_dict_identical_at_every_step(variant, seed, preset, players):
+    rules = rules_for(preset, variant)
     rng = random.Random(seed)
     game = Game.new(rules, players, seed)
     steps = 0
@@ -115,19 +147,21 @@ def test_to_dict_from_dict_identical_at_every_step(seed, preset, players):
     assert Game.from_dict(game.to_dict()) == game
 
 
+@variants
 @SETTINGS
 @given(seed=seeds, preset=presets, players=player_counts)
-def test_seeded_game_replays_identically(seed, preset, players):
-    rules = Rules.preset(preset)
+def test_seeded_game_replays_identically(variant, seed, preset, players):
+    rules = rules_for(preset, variant)
     *_, (game, _, _) = random_mesa(rules, players, seed)
     replayed = Game.replay(rules, players, seed, game.plays)
     assert replayed == game and replayed.events == game.events
 
 
-@settings(max_examples=15, deadline=None)
+@variants
+@settings(max_examples=6, deadline=None)
 @given(seed=seeds, preset=presets, players=player_counts)
-def test_views_never_show_hidden_cards_or_ronda_ranks(seed, preset, players):
-    rules = Rules.preset(preset)
+def test_views_never_show_hidden_cards_or_ronda_ranks(variant, seed, preset, players):
+    rules = rules_for(preset, variant)
     for game, _, _ in random_mesa(rules, players, seed):
         if game.is_over:
             break
@@ -143,6 +177,8 @@ def test_views_never_show_hidden_cards_or_ronda_ranks(seed, preset, players):
             visible.update(c for e in view.events[hand_start:] for c in (e.card, *e.cards) if c is not None)
             assert not visible & hidden
             assert view.stock_size == len(game.stock)
+            # what the seat cannot locate is exactly the hidden cards (jokers and set-aside cards too, §9)
+            assert set(view.unseen_cards()) == hidden
             for index, e in enumerate(view.events):
                 if e.kind in (K.RONDA, K.DOBLE_RONDA) and e.seat != seat and index in game.hidden:
                     assert e.rank is None
