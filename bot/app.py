@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
                                   "cogs.leagues", "cogs.tournaments", "cogs.learn",
-                                  "cogs.replays")  # tables first: it owns /cuarenta
+                                  "cogs.replays", "cogs.house")  # tables first: it owns /cuarenta
 
 PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.houserules.present import settings_lines
+from bot.houserules.service import HouseRules
 from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableService
@@ -27,6 +29,10 @@ log = logging.getLogger(__name__)
 
 
 MODE_CHOICES = [app_commands.Choice(name="2v2", value="2v2"), app_commands.Choice(name="1v1", value="1v1")]
+HOUSE_CHOICES = [
+    app_commands.Choice(name=_s("Save the ones of this channel's table", "choice.house.save"), value="save"),
+    app_commands.Choice(name=_s("Clear the server's", "choice.house.clear"), value="clear"),
+]
 RESET_CHOICES = [
     app_commands.Choice(name=_s("none (keep ratings)", "choice.reset.none"), value="none"),
     app_commands.Choice(name=_s("soft (halfway back)", "choice.reset.soft"), value="soft"),
@@ -277,20 +283,28 @@ class LeaderboardCog(commands.Cog):
                          rated_bots=_s("rated_bots", "opt.rated_bots.name"),
                          min_games=_s("min_games", "opt.min_games.name"),
                          active_days=_s("active_days", "opt.active_days.name"),
-                         reset=_s("reset", "opt.reset.name"), preset=_s("preset", "opt.default_preset.name"))
+                         reset=_s("reset", "opt.reset.name"), preset=_s("preset", "opt.default_preset.name"),
+                         house=_s("house_rules", "opt.house.name"), house_rated=_s("house_rated", "opt.house_rated.name"))
     @app_commands.describe(language=_s("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=_s("Rate games with computer players", "opt.rated_bots.desc"),
                            min_games=_s("Rated chicas needed to appear on the leaderboard", "opt.min_games.desc"),
                            active_days=_s("Days since the last rated chica to stay on it (0: no limit)",
                                           "opt.active_days.desc"),
                            reset=_s("What a new season does to ratings", "opt.reset.desc"),
-                           preset=_s("Default rules preset of new tables", "opt.default_preset.desc"))
-    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES)
+                           preset=_s("Default rules preset of new tables", "opt.default_preset.desc"),
+                           house=_s("Save this channel's table's house rules as the server's, or clear them",
+                                    "opt.house.desc"),
+                           house_rated=_s("Whether tables with house rules are rated (default: no)",
+                                          "opt.house_rated.desc"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        rated_bots: bool | None = None, min_games: app_commands.Range[int, 0, 1000] | None = None,
                        active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
-                       preset: str | None = None) -> None:
-        """Show the settings, or change the ones given (Manage Server)."""
+                       preset: str | None = None, house: str | None = None,
+                       house_rated: bool | None = None) -> None:
+        """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
+        table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
+        under house rules are rated (issue 14)."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -306,11 +320,21 @@ class LeaderboardCog(commands.Cog):
                 changes["reset_policy"] = reset
             if preset is not None:
                 changes["default_preset"] = preset
+            houses = HouseRules(self.service)
+            if house == "save":  # checked before any change: a refusal changes nothing
+                await houses.save_default(guild_id, self.service.table_in_channel(interaction.channel_id or 0))
             current = await self.ratings.set_settings(guild_id, **changes)  # validates first: a refusal changes nothing
             if language is not None:
                 await self.service.set_public_language(guild_id, language)
-            changed = bool(changes) or language is not None
-            await self._send(interaction, boards.settings_payload(current, lang, changed=changed), ephemeral=True)
+            if house == "clear":
+                await houses.clear_default(guild_id)
+            if house_rated is not None:
+                await self.service.house.set(guild_id, rated=house_rated)
+            changed = bool(changes) or language is not None or house is not None or house_rated is not None
+            setting = await self.service.house.get(guild_id)
+            words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
+            await self._send(interaction, boards.settings_payload(current, lang, changed=changed, house=words),
+                             ephemeral=True)
 
         await self._guard(interaction, run)
 

@@ -62,11 +62,12 @@ class LearnCog(GroupedCog):
         """Explain a preset (default: this channel's table's, else quito) in the user's language."""
 
         async def run(lang: str) -> None:
-            chosen = preset
+            chosen, rules = preset, None
             if chosen is None:
                 here = self.bot.tables.table_in_channel(interaction.channel_id or 0)  # type: ignore[attr-defined]
                 chosen = here.preset if here else "quito"
-            await answer.reply(interaction, **rules_payload(chosen, lang).send_kwargs())
+                rules = here.rules if here else None
+            await answer.reply(interaction, **rules_payload(chosen, lang, rules).send_kwargs())
 
         await self._guard(interaction, run)
 

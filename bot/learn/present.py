@@ -43,20 +43,26 @@ def guide_payload(page: int, lang: str) -> Payload:
     return Payload(embed=embed, view=make_view(buttons, [select]))
 
 
-def rules_payload(preset: str, lang: str) -> Payload:
+def rules_payload(preset: str, lang: str, rules: Rules | None = None) -> Payload:
     """A preset explained in ``lang``, from its `Rules` fields: the blurb, then what makes it different
-    from `quito` (computed; for quito, that it is the reference), then each term with its value.
+    from `quito` (computed; for quito, that it is the reference), then each term with its value. With
+    ``rules`` (a table's, under house rules, issue 14), the house rules are listed first, as differences
+    from the preset, and the terms are explained with the table's values.
 
     Raises:
         RulesError: ``preset`` is not a preset name.
     """
-    rules = Rules.preset(preset)
+    base = Rules.preset(preset)
     lines = [t(f"rules.blurb.{preset}", lang), ""]
+    house = difference_lines(rules, lang, base, preset) if rules is not None else []
+    if house:
+        lines += [t("lobby.house_title", lang, preset=preset), *("• " + line for line in house), ""]
+    rules = rules or base
     if preset == REFERENCE:
         lines.append(t("learn.rules.reference", lang, reference=REFERENCE))
     else:
         lines.append(t("learn.rules.differences", lang, reference=REFERENCE))
-        lines += ["• " + line for line in difference_lines(rules, lang)]
+        lines += ["• " + line for line in difference_lines(base, lang)]
     lines += ["", t("learn.rules.terms", lang)]
     lines += ["• " + line for line in term_lines(rules, lang)]
     embed = discord.Embed(title=limits.clip(t("learn.rules.title", lang, preset=preset), limits.EMBED_TITLE),

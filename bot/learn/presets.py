@@ -63,6 +63,11 @@ def _caida_en_ronda(value: object, lang: str) -> str:
     return t("learn.value.with_limpia", lang, value=award_text(alone, lang), limpia=award_text(with_limpia, lang))
 
 
+def _periquito(value: object, lang: str) -> str:
+    on, points = value  # type: ignore[misc]
+    return _points(points, lang) if on else t("learn.value.no", lang)
+
+
 def _zapateria(value: object, lang: str) -> str:
     on, below = value  # type: ignore[misc]
     return t("learn.value.zapateria", lang, below=below) if on else t("learn.value.no", lang)
@@ -119,6 +124,9 @@ ASPECTS: tuple[Aspect, ...] = (
     Aspect("rule38", ("rule38",), lambda rules: rules.score38, _score38),          # R30 (moves with target)
     Aspect("zapateria", ("zapateria", "zapateria_below"),                          # R35
            lambda rules: (rules.zapateria, rules.zapateria_below), _zapateria),
+    _field("comodines", _yes_no),                               # Part 1 §9
+    Aspect("periquito", ("periquito", "periquito_points"),                         # Part 1 §9
+           lambda rules: (rules.periquito, rules.periquito_points), _periquito),
 )
 """Every `Rules` field, grouped as players name them, in the order a preset is explained."""
 
@@ -136,11 +144,13 @@ def differences(rules: Rules, reference: Rules | None = None) -> list[Aspect]:
     return [a for a in ASPECTS if a.value(rules) != a.value(base)]
 
 
-def difference_lines(rules: Rules, lang: str, reference: Rules | None = None) -> list[str]:
-    """Each difference from the reference as a line: ``"Caída con limpia: +4 (en quito: +2)"``."""
+def difference_lines(rules: Rules, lang: str, reference: Rules | None = None,
+                     reference_name: str = REFERENCE) -> list[str]:
+    """Each difference from the reference (default: `quito`; ``reference_name`` names it) as a line:
+    ``"Caída con limpia: +4 (en quito: +2)"``."""
     base = reference if reference is not None else Rules.preset(REFERENCE)
     return [t("learn.diff.line", lang, what=a.name(lang), value=a.words(a.value(rules), lang),
-              reference=REFERENCE, was=a.words(a.value(base), lang))
+              reference=reference_name, was=a.words(a.value(base), lang))
             for a in differences(rules, base)]
 
 
@@ -178,4 +188,8 @@ def term_lines(rules: Rules, lang: str) -> list[str]:
         lines.append(t("learn.rules.zapatero", lang, below=rules.zapateria_below))
     else:
         lines.append(t("learn.rules.zapatero_off", lang, below=rules.zapateria_below))
+    if rules.comodines:
+        lines.append(t("learn.rules.comodines", lang))
+    if rules.periquito:
+        lines.append(t("learn.rules.periquito", lang, points=rules.periquito_points))
     return lines

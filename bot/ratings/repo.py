@@ -320,7 +320,8 @@ class MesaLine:
     """One finished mesa in `/cuarenta history` (from the user's side: own team first).
 
     Attributes:
-        table_id: replay it with ``Game.replay(Rules.preset(preset), players, seed, Store.plays(table_id))``.
+        table_id: replay it with ``Game.replay(rules, players, seed, Store.plays(table_id))``, where the
+            rules are the preset with the table's house rules (``tables.meta["house"]``) on top.
         chicas: chicas won per side; ``chica_scores`` the points of each chica, in order.
         seats: user id per seat (None for a computer), as stored in ``mesas.seats``.
     """
@@ -337,6 +338,8 @@ class MesaLine:
     opponents: tuple[int | None, ...]
     seats: list[int | None]
     finished_at: datetime
+    house: bool = False
+    """The mesa was played under house rules (issue 14; ``tables.meta``)."""
 
 
 @dataclass(frozen=True)
@@ -993,11 +996,12 @@ def _stats(db: sqlite3.Connection, guild_id: int, user_id: int) -> PlayerStats:
 def _history(db: sqlite3.Connection, guild_id: int, user_id: int, limit: int, offset: int) -> list[MesaLine]:
     rows = db.execute(
         "SELECT m.table_id, m.preset, m.players, m.seed, m.winner, m.chicas_a, m.chicas_b, m.zapateria,"
-        " m.seats, m.finished_at, t.team FROM"
+        " m.seats, m.finished_at, t.team, tb.meta FROM"
         " (SELECT c.table_id, MIN(p.team) AS team, MAX(p.chica_id) AS last"
         "  FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
         "  WHERE p.guild_id = ? AND p.user_id = ? GROUP BY c.table_id) t"
         " JOIN mesas m ON m.table_id = t.table_id AND m.guild_id = ?"
+        " LEFT JOIN tables tb ON tb.id = m.table_id"
         " ORDER BY t.last DESC LIMIT ? OFFSET ?", (guild_id, user_id, guild_id, limit, offset),
     ).fetchall()
     if not rows:
@@ -1010,7 +1014,7 @@ def _history(db: sqlite3.Connection, guild_id: int, user_id: int, limit: int, of
     ):
         scores.setdefault(table_id, []).append((sa, sb))
     out = []
-    for table_id, preset, players, seed, winner, ca, cb, zap, seats_json, finished, team in rows:
+    for table_id, preset, players, seed, winner, ca, cb, zap, seats_json, finished, team, meta in rows:
         seats = json.loads(seats_json)
         seat = next((i for i, u in enumerate(seats) if u == user_id), team)
         partners = tuple(u for i, u in enumerate(seats) if i % 2 == team and i != seat)
@@ -1019,7 +1023,7 @@ def _history(db: sqlite3.Connection, guild_id: int, user_id: int, limit: int, of
         out.append(MesaLine(
             table_id, "1v1" if players == 2 else "2v2", preset, seed, winner == team, own(ca, cb),
             [own(a, b) for a, b in scores.get(table_id, [])], bool(zap), partners, opponents, seats,
-            datetime.fromisoformat(finished),
+            datetime.fromisoformat(finished), bool(json.loads(meta or "{}").get("house")),
         ))
     return out
 

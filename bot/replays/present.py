@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine import Event, EventKind
+from bot.houserules.words import rules_label
 from bot.i18n import t, tn
 from bot.tables import TEAMS, Table
 from bot.ui import limits
@@ -148,7 +149,7 @@ def step_payload(mesa: ReplayedMesa, index: int, lang: str) -> Payload:
     replay, table = mesa.replay, mesa.table
     index = replay.clamp(index)
     step = replay.steps[index]
-    embed = discord.Embed(title=limits.clip(t("replay.title", lang, table=table.id, preset=table.preset),
+    embed = discord.Embed(title=limits.clip(t("replay.title", lang, table=table.id, preset=rules_label(table, lang)),
                                             limits.EMBED_TITLE),
                           description=limits.clip("\n".join(step_lines(table, step, lang)),
                                                   limits.EMBED_DESCRIPTION),

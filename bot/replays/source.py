@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import CuarentaError, Play
+from bot.houserules.menu import HouseRuleError
+from bot.houserules.menu import apply as apply_house_rules
 from bot.store import Store
 from bot.tables import FINISHED, LOBBY, PLAYING, Seat, Table, TableError
 
@@ -85,8 +87,9 @@ async def load(store: Store, guild_id: int, table_id: int) -> ReplayedMesa:
         raise MesaNotFinishedError(table=table_id)
     try:
         plays = [Play.parse(card, captures.split()) for _, card, captures in await store.plays(table_id)]
-        replay = build(result["preset"], result["players"], result["seed"], plays)
-    except (CuarentaError, ValueError) as exc:
+        rules = apply_house_rules(result["preset"], row.meta.get("house") or {})
+        replay = build(rules, result["players"], result["seed"], plays)
+    except (CuarentaError, HouseRuleError, ValueError) as exc:
         log.warning("table %d: the stored plays do not replay (%s)", table_id, type(exc).__name__)
         raise BrokenReplayError(table=table_id) from None
     game = replay.game

@@ -135,11 +135,11 @@ def _tally(events: Iterable[Event], scores: tuple[int, int], chicas: tuple[int, 
     return scores, chicas
 
 
-def build(preset: str, players: int, seed: str, plays: Sequence[Play]) -> Replay:
+def build(preset: str | Rules, players: int, seed: str, plays: Sequence[Play]) -> Replay:
     """Replay a mesa and cut it into steps.
 
     Args:
-        preset: the rules preset name (``Rules.preset``).
+        preset: the rules preset name (``Rules.preset``), or the mesa's own `Rules` (house rules, issue 14).
         players: 2 or 4.
         seed: the stored seed.
         plays: every stored play, in order.
@@ -153,7 +153,8 @@ def build(preset: str, players: int, seed: str, plays: Sequence[Play]) -> Replay
             not belong to this seed).
         bot.engine.PositionError: players is not 2 or 4.
     """
-    game = Game.replay(Rules.preset(preset), players, seed, ())
+    rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
+    game = Game.replay(rules, players, seed, ())
     pending: list[Event] = list(game.events)  # the opening of the next step
     steps: list[Step] = []
     scores = (game.scores[0], game.scores[1])

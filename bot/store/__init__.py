@@ -163,7 +163,7 @@ class Store:
         game: dict[str, Any] | None, play: tuple[int, int, str, str] | None = None,
         mesa: dict[str, Any] | None = None,
         before_commit: Callable[[], Awaitable[Any]] | None = None,
-        timers: dict[str, Any] | None = None, casual: bool | None = None,
+        timers: dict[str, Any] | None = None, casual: bool | None = None, meta: dict[str, Any] | None = None,
     ) -> None:
         """Write a table's state in one transaction, with the play that produced it
         (``(seq, seat, card, captures)``) and, when the mesa just ended, its result row.
@@ -171,17 +171,18 @@ class Store:
         ``before_commit`` runs inside the transaction, after these writes, with the write lock held (the
         ratings of the chicas the play finished); if it raises, nothing is written.
 
-        ``timers`` (the table's clocks, JSON) and ``casual`` (the mesa is unrated from now on) are written in
-        the same transaction when given."""
+        ``timers`` (the table's clocks, JSON), ``casual`` (the mesa is unrated from now on) and ``meta`` (names,
+        house rules, hints) are written in the same transaction when given."""
         async with self._write:
             try:
                 await self._conn.execute(
                     "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
-                    " timers = COALESCE(?, timers), casual = COALESCE(?, casual),"
+                    " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
                     " updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
                     (host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
                      json.dumps(timers) if timers is not None else None,
-                     int(casual) if casual is not None else None, table_id),
+                     int(casual) if casual is not None else None,
+                     json.dumps(meta) if meta is not None else None, table_id),
                 )
                 if play is not None:
                     await self._conn.execute(

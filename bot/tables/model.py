@@ -7,10 +7,12 @@ team B is team 1 (seats 1 and 3). A computer player is a seat with ``ai`` set an
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Game, Rules
+from bot.houserules.menu import apply as apply_house_rules
 
 TEAMS: tuple[str, str] = ("A", "B")
 """Team letters by engine team index."""
@@ -178,9 +180,18 @@ class Table:
         return bool(self.meta.get("hints"))
 
     @property
+    def house(self) -> dict[str, Any]:
+        """The table's house rules: ``{Rules field: value}`` where they differ from its preset
+        (``meta["house"]``; empty for a named preset). Fixed once the table starts (issue 14)."""
+        return dict(self.meta.get("house") or {})
+
+    @property
     def rules(self) -> Rules:
-        """The table's `Rules` (its preset)."""
-        return Rules.preset(self.preset)
+        """The table's `Rules`: its preset with its house rules on top (`bot.houserules.menu.apply`)."""
+        house = self.meta.get("house")
+        if not house:
+            return Rules.preset(self.preset)
+        return _house_rules(self.preset, tuple(sorted(house.items())))
 
     @property
     def nonce(self) -> int:
@@ -224,3 +235,8 @@ class Table:
     def dm_closed(self, seat: int) -> bool:
         """True when DMs to this seat failed with 50007."""
         return seat in self.messages.dm_closed
+
+
+@functools.lru_cache(maxsize=256)
+def _house_rules(preset: str, house: tuple[tuple[str, Any], ...]) -> Rules:
+    return apply_house_rules(preset, dict(house))

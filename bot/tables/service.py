@@ -20,6 +20,9 @@ from typing import Any
 
 from bot import engine
 from bot.engine import Card, CardError, Event, EventKind, Game, GameView, Play, Rules, RulesError
+from bot.houserules.menu import HouseRuleError
+from bot.houserules.menu import apply as apply_house_rules
+from bot.houserules.settings import HouseSettingsRepo
 from bot.ratings import Ratings, chica_results
 from bot.store import ChannelBusyError as StoreChannelBusy
 from bot.store import Store, TableRow
@@ -124,6 +127,8 @@ class TableService(PresenceMixin, RematchMixin):
         """Serialises every operation that seats a person (create, join, rematch) across all tables, so
         that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
         self._reposted: dict[int, float] = {}
+        self.house = HouseSettingsRepo(store)
+        """Each server's default house rules and whether mesas under house rules are rated (issue 14)."""
         self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
         """Called with the table inside the transaction that saves the last play of a mesa (with the
         store's write lock held: run SQL on ``store.connection`` and do not commit). Competitions record
@@ -192,10 +197,12 @@ class TableService(PresenceMixin, RematchMixin):
         """True when the chicas of this table must not be rated (still stored and counted in stats).
 
         The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
-        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints. Whether games with computer players are rated is the server's
+        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints, and a
+        table under house rules unless its server rates them (decided at the start, ``meta["house_rated"]``). Whether games with computer players are rated is the server's
         ``rate_bots`` setting, decided by the ratings repository.
         """
-        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints"))
+        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints")
+                    or (table.house and not table.meta.get("house_rated", False)))
 
     def _chica_results(self, table: Table) -> list[Any]:
         game = table.game
@@ -341,8 +348,10 @@ class TableService(PresenceMixin, RematchMixin):
         """
         if players not in (2, 4):
             raise TableError("err.illegal")
+        house: dict[str, Any] = {}
         if preset is None:
             preset = await self.default_preset(guild_id)
+            house = await self._default_house(guild_id, preset)
         try:
             Rules.preset(preset)
         except RulesError:
@@ -351,11 +360,27 @@ class TableService(PresenceMixin, RematchMixin):
             return await self._create_seated(
                 guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
                 players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
-                turn_timer=turn_timer, hints=hints)
+                turn_timer=turn_timer, hints=hints, house=house)
+
+    async def _default_house(self, guild_id: int, preset: str) -> dict[str, Any]:
+        """The server's default house rules on top of ``preset`` (what differs from it), or none when
+        they no longer make a valid `Rules` with it (issue 14)."""
+        house = (await self.house.get(guild_id)).house
+        if not house:
+            return {}
+        base = Rules.preset(preset)
+        cleaned = {k: v for k, v in house.items() if hasattr(base, k) and getattr(base, k) != v}
+        try:
+            apply_house_rules(preset, cleaned)
+        except HouseRuleError:
+            log.info("guild %d: default house rules do not fit preset %s; not applied", guild_id, preset)
+            return {}
+        return cleaned
 
     async def _create_seated(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int,
         preset: str, guild_name: str, channel_name: str, turn_timer: int | None, hints: bool = False,
+        house: dict[str, Any] | None = None,
     ) -> Table:
         """`create` under the seating lock: the checks and the new table's insert are one step."""
         busy = self.table_in_channel(channel_id)
@@ -367,6 +392,9 @@ class TableService(PresenceMixin, RematchMixin):
         meta: dict[str, Any] = {"guild_name": guild_name, "channel_name": channel_name}
         if hints:
             meta["hints"] = True
+        if house:
+            meta["house"] = dict(house)
+            meta["house_rated"] = (await self.house.get(guild_id)).rated
         try:
             table_id = await self.store.create_table(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,
@@ -543,6 +571,25 @@ class TableService(PresenceMixin, RematchMixin):
             await self._save(table)
         self._after(table, lobby=True, events=events)
 
+    async def change_lobby(self, table_id: int, *, user_id: int, change: Callable[[Table], None]) -> Table:
+        """A host's change to a lobby's settings (its house rules): ``change(table)`` mutates the table
+        under its lock; the change is persisted and the lobby re-rendered. A change that raises leaves the
+        table as it was. A started table's rules never change.
+
+        Raises:
+            WrongStateError: not a lobby. NotHostError ``err.host_only_house``: not the host. Whatever
+            ``change`` raises.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.host_id != user_id:
+                raise NotHostError("err.host_only_house")
+            change(table)
+            await self._save(table)
+        self._after(table, lobby=True)
+        return table
+
     async def _maybe_start(self, table: Table) -> list[Event] | None:
         """Deal when the table is full (under the lock); returns the deal's events."""
         if not table.is_full or table.status != LOBBY:
@@ -550,6 +597,8 @@ class TableService(PresenceMixin, RematchMixin):
         table.seed = table.seed or self.seed_factory()
         table.game = Game.new(table.rules, table.players, table.seed)
         table.status = PLAYING
+        if table.house:  # decided once, at the start, as the lobby said (issue 14)
+            table.meta["house_rated"] = (await self.house.get(table.guild_id)).rated
         log.info("table %d started", table.id)
         return list(table.game.events)
 
@@ -801,6 +850,7 @@ class TableService(PresenceMixin, RematchMixin):
             seats=[s.to_dict() if s else None for s in table.seats],
             game=game.to_dict() if game is not None else None, play=row_play, mesa=mesa,
             before_commit=before_commit, timers=table.timers.to_dict(), casual=table.casual,
+            meta=table.meta if play is None else None,
         )
         self._arm(table)
 

@@ -230,7 +230,7 @@ def history_line(line: MesaLine, names: Mapping[int, str], lang: str) -> str:
     return t("history.line", lang, table=line.table_id, when=_when(line.finished_at, "d"), mode=line.mode,
              result=t("history.won" if line.won else "history.lost", lang), a=line.chicas[0], b=line.chicas[1],
              scores=scores or "—", partners=partners, opponents=_names(line.opponents, names, lang),
-             preset=line.preset, zap=t("history.zapateria", lang) if line.zapateria else "")
+             preset=f"{line.preset} · {t('table.house_mark', lang)}" if line.house else line.preset, zap=t("history.zapateria", lang) if line.zapateria else "")
 
 
 def history_payload(user_id: int, lines: Sequence[MesaLine], names: Mapping[int, str], lang: str) -> Payload:
@@ -274,8 +274,10 @@ def season_started_payload(season: Season, lang: str) -> Payload:
 # ---------------------------------------------------------------------------------------- settings
 
 
-def settings_payload(settings: Settings, lang: str, *, changed: bool = False) -> Payload:
-    """The server's settings (after a change when ``changed``)."""
+def settings_payload(settings: Settings, lang: str, *, changed: bool = False,
+                     house: tuple[str, str] | None = None) -> Payload:
+    """The server's settings (after a change when ``changed``); ``house``: its default house rules and
+    whether mesas under house rules are rated, in words (`bot.houserules.present.settings_lines`)."""
     on_off = t("settings.on" if settings.rate_bots else "settings.off", lang)
     embed = discord.Embed(title=t("settings.title_changed" if changed else "settings.title", lang), colour=COLOR)
     embed.add_field(name=t("settings.language", lang), value=t(f"language.{settings.language or 'es'}", lang))
@@ -285,6 +287,9 @@ def settings_payload(settings: Settings, lang: str, *, changed: bool = False) ->
         "settings.eligibility_line", settings.min_games, lang, min=settings.min_games,
         days=settings.active_days if settings.active_days else "∞"))
     embed.add_field(name=t("settings.reset", lang), value=t(f"settings.reset.{settings.reset_policy}", lang))
+    if house is not None:
+        embed.add_field(name=t("settings.house", lang), value=limits.clip(house[0], limits.FIELD_VALUE), inline=False)
+        embed.add_field(name=t("settings.house_rated", lang), value=house[1])
     return Payload(embed=embed)
 
 

@@ -17,6 +17,8 @@ from typing import Any
 import discord
 
 from bot.engine import GameView, Play
+from bot.houserules.items import HouseButton
+from bot.houserules.words import house_lines, rules_label
 from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
@@ -196,9 +198,10 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     embed = discord.Embed(title=t("lobby.title", lang, table=table.id, mode=t(f"lobby.mode.{table.players}", lang)),
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
-    embed.description = "\n".join([t("lobby.rules", lang, preset=table.preset), t(f"rules.blurb.{table.preset}", lang),
+    embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)), t(f"rules.blurb.{table.preset}", lang),
                                    t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang),
-                                   *([t("lobby.hints", lang)] if table.hints else []), "",
+                                   *([t("lobby.hints", lang)] if table.hints else []),
+                                   *house_lines(table, lang), "",
                                    t("lobby.help_levels", lang, level=level_word("medio", lang))])
     for team in (0, 1):
         lines = []
@@ -220,6 +223,7 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     row += [
         LobbyButton(table.id, "x", label=t("btn.leave", lang), style=discord.ButtonStyle.danger),
         LobbyButton(table.id, "s", label=t("btn.start", lang), style=discord.ButtonStyle.success),
+        HouseButton(table.id, "o", label=t("btn.house", lang)),
     ]
     levels = [discord.SelectOption(label=limits.clip(t(f"level.{level}", lang), 100), value=level,
                                    description=limits.clip(t(f"level.desc.{level}", lang), 100))
@@ -273,7 +277,7 @@ def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> P
     only button while the mesa is in play."""
     game = table.game
     assert game is not None
-    title = t("table.title", lang, table=table.id, preset=table.preset, chica=game.chica_number,
+    title = t("table.title", lang, table=table.id, preset=rules_label(table, lang), chica=game.chica_number,
               hand=game.hand_number)
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOR)
     on_table = cards_text(game.table) if game.table else t("table.empty", lang)

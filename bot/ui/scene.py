@@ -6,6 +6,7 @@ play with its drama. `bot.ui.picture` draws it.
 
 from __future__ import annotations
 
+from bot.houserules.words import rules_label
 from bot.i18n import t
 from bot.tables import PLAYING, Table
 
@@ -62,7 +63,7 @@ def table_scene(table: Table, lang: str) -> TableScene:
     labels = {key: t(f"pic.{key}", lang) for key in ("perros", "tantos", "chicas", "cards", "dealer", "mano", "turn",
                                                       "empty")}
     labels["only_caida"] = t("pic.only_caida", lang, score=table.rules.score38 or 38)
-    title = t("table.title", lang, table=table.id, preset=table.preset, chica=view.chica_number,
+    title = t("table.title", lang, table=table.id, preset=rules_label(table, lang, emoji=False), chica=view.chica_number,
               hand=view.hand_number)
     return TableScene(title=title, table_cards=tuple(c.code for c in view.table), trail=trail,
                       trail_label=t("pic.trail", lang), seats=tuple(seats), sides=(sides[0], sides[1]),
