@@ -56,7 +56,7 @@ class HouseCog(GroupedCog):
             elif action == "x":
                 table = await self.house.reset(table_id, user_id=interaction.user.id)
                 payload = editor_payload(table, lang, can_save=self._can_manage(interaction))
-                await answer.edit(interaction, **payload.edit_kwargs())
+                await answer.edit_own(interaction, payload)
             else:
                 if not self._can_manage(interaction):
                     raise TableError("err.need_manage_guild")
@@ -74,7 +74,7 @@ class HouseCog(GroupedCog):
                 payload = editor_payload(table, lang, rule=rule, can_save=self._can_manage(interaction))
             except ValueError:
                 raise TableError("err.house_rule") from None
-            await answer.edit(interaction, **payload.edit_kwargs())
+            await answer.edit_own(interaction, payload)
 
         await self._guard(interaction, run)
 
@@ -86,7 +86,7 @@ class HouseCog(GroupedCog):
             self._hosted_lobby(interaction, table_id)
             table = await self.house.choose(table_id, user_id=interaction.user.id, rule=rule, token=token)
             payload = editor_payload(table, lang, rule=rule, can_save=self._can_manage(interaction))
-            await answer.edit(interaction, **payload.edit_kwargs())
+            await answer.edit_own(interaction, payload)
 
         await self._guard(interaction, run)
 

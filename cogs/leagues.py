@@ -136,7 +136,7 @@ class LeaguesCog(GroupedCog):
     async def _close(self, interaction: discord.Interaction, league_id: int | None, lang: str) -> None:
         league = self._pick(interaction, league_id)
         await self.leagues.close_signup(league, user_id=interaction.user.id, can_manage=await _manage(interaction))
-        await answer.reply(interaction, t("ok.league_drawn", lang, league=league.id, rounds=league.rounds))
+        await answer.reply(interaction, tn("ok.league_drawn", league.rounds, lang, league=league.id, rounds=league.rounds))
 
     @league.command(name=_s("play", "cmd.league_play.name"),
                     description=_s("Ready for your fixture of this round (its table opens when both are)",

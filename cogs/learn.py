@@ -49,7 +49,7 @@ class LearnCog(GroupedCog):
         restart: the page travels in the custom_id or the select's value)."""
 
         async def run(lang: str) -> None:
-            await answer.edit(interaction, **guide_payload(page, lang).edit_kwargs())
+            await answer.edit_own(interaction, guide_payload(page, lang))
 
         await self._guard(interaction, run)
 
@@ -65,7 +65,8 @@ class LearnCog(GroupedCog):
             chosen, rules = preset, None
             if chosen is None:
                 here = self.bot.tables.table_in_channel(interaction.channel_id or 0)  # type: ignore[attr-defined]
-                chosen = here.preset if here else "quito"
+                chosen = here.preset if here else await self.bot.tables.default_preset(  # type: ignore[attr-defined]
+                    interaction.guild_id or 0)
                 rules = here.rules if here else None
             await answer.reply(interaction, **rules_payload(chosen, lang, rules).send_kwargs())
 

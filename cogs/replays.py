@@ -56,7 +56,7 @@ class ReplaysCog(GroupedCog):
 
         async def run(lang: str) -> None:
             shown = await load(self.store, interaction.guild_id or 0, table_id)
-            await answer.edit(interaction, **step_payload(shown, step, lang).edit_kwargs())
+            await answer.edit_own(interaction, step_payload(shown, step, lang))
 
         await self._guard(interaction, run)
 

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.engine import PRESET_NAMES
 from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
-from bot.tables.errors import NotYourTurnError, StaleError, WrongStateError
+from bot.tables.errors import NotYourTurnError, StaleError, UnknownTableError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import answer, records, render, why
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
@@ -459,6 +459,8 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             table = await self.service.fetch(table_id)
+            if table.guild_id != interaction.guild_id:  # only from the table's own server
+                raise UnknownTableError()
             await self._say(interaction, why.explain_last_play(table, lang) or t("why.none", lang))
 
         await self._guard(interaction, run)

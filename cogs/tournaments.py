@@ -121,7 +121,8 @@ class TournamentsCog(GroupedCog):
     async def _close(self, interaction: discord.Interaction, tournament_id: int | None, lang: str) -> None:
         tour = self._pick(interaction, tournament_id)
         await self.service.close_signup(tour, user_id=interaction.user.id, can_manage=await _manage(interaction))
-        await answer.reply(interaction, t("ok.tournament_drawn", lang, tournament=tour.id, rounds=tour.total_rounds))
+        await answer.reply(interaction, tn("ok.tournament_drawn", tour.total_rounds, lang, tournament=tour.id,
+                                            rounds=tour.total_rounds))
 
     @tournament.command(name=_s("play", "cmd.tournament_play.name"),
                         description=_s("Ready for your match of this round", "cmd.tournament_play.desc"))

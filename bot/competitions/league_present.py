@@ -8,7 +8,7 @@ import logging
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import TableService
 from bot.ui import limits
 from bot.ui.render import Payload, make_view, when_text
@@ -85,7 +85,7 @@ def fixture_line(league: League, f: Fixture, lang: str) -> str:
 def signup_payload(league: League, lang: str) -> Payload:
     """The sign-up message: the league's terms, who signed up, the sign-up and close buttons."""
     mode = t(f"queue.mode.{league.mode}", lang)
-    terms = t("league.terms", lang, mode=mode, preset=league.preset, days=league.round_days,
+    terms = tn("league.terms", league.round_days, lang, mode=mode, preset=league.preset, days=league.round_days,
               rr=t("league.double" if league.double else "league.single", lang), win=league.win_points,
               loss=league.loss_points, bonus=league.zapateria_bonus,
               policy=t(f"league.policy.{league.policy}", lang))

@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import TableService
 from bot.ui import limits
 from bot.ui.render import Payload, make_view, when_text
@@ -80,7 +80,9 @@ class TournamentDiscord:
     async def signup_changed(self, tour: Tournament) -> None:
         """Post the sign-up message once, then edit it."""
         lang = await self.tables.public_language(tour.guild_id)
-        terms = t("tournament.terms", lang, format=t(f"tournament.format.{tour.format}", lang, rounds=tour.swiss_rounds),
+        kind = (tn("tournament.format.swiss", tour.swiss_rounds, lang, rounds=tour.swiss_rounds)
+                if tour.format == "swiss" else t(f"tournament.format.{tour.format}", lang))
+        terms = tn("tournament.terms", tour.round_days, lang, format=kind,
                   best_of=tour.best_of, preset=tour.preset, days=tour.round_days,
                   policy=t(f"league.policy.{tour.policy}", lang))
         names = ", ".join(clean(p.name) for p in tour.players) or "—"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext
 import io
 import logging
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +33,18 @@ LANGUAGES: tuple[str, ...] = ("es", "en", "pt")
 """Our language codes, in the order they are offered."""
 LOCALE_DIRS: dict[str, str] = {"es": "es", "en": "en", "pt": "pt_BR"}
 """Each language's directory under ``locale/``."""
+
+
+COMMAND_LANG: ContextVar[str | None] = ContextVar("cuarenta_command_lang", default=None)
+"""The language whose command names the user's Discord client shows, for the interaction being answered:
+their locale's catalog, or English (Discord's default names) when we have none. Set by
+`bot.ui.answer.language`; unset outside an interaction."""
+
+
+def command_lang(lang: str) -> str:
+    """The language to write ``/cuarenta …`` command names in: the client's (`COMMAND_LANG`) while
+    answering an interaction, else ``lang``."""
+    return COMMAND_LANG.get() or lang
 
 
 class MissingMessageError(KeyError):
@@ -115,5 +128,5 @@ def tn(key: str, n: int, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     return _template(key, lang, n).format(**params)
 
 
-__all__ = ["DEFAULT_LANG", "LANGUAGES", "LOCALE_DIRS", "MissingMessageError", "lang_of", "message", "t", "tn",
+__all__ = ["COMMAND_LANG", "command_lang", "DEFAULT_LANG", "LANGUAGES", "LOCALE_DIRS", "MissingMessageError", "lang_of", "message", "t", "tn",
            "translations"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine import Card, Rules
-from bot.i18n import t
+from bot.i18n import command_lang, t
 from bot.ui.words import card_text, cards_text
 
 from .presets import award_text
@@ -80,7 +80,8 @@ def command(lang: str, key: str) -> str:
     Args:
         key: the subcommand's catalog key stem (``"hand"`` for ``cmd.hand.name``).
     """
-    return f"/{t('cmd.cuarenta.name', lang)} {t(f'cmd.{key}.name', lang)}"
+    names = command_lang(lang)
+    return f"/{t('cmd.cuarenta.name', names)} {t(f'cmd.{key}.name', names)}"
 
 
 def _params(lang: str) -> dict[str, dict[str, object]]:

@@ -25,7 +25,7 @@ def _chosen_page(interaction: discord.Interaction) -> int:
     """The page chosen in the select, read from the interaction's own data (also for a rebuilt item)."""
     values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
     text = str(values[0]) if values else ""
-    return int(text) if text.isdigit() else 0
+    return int(text) if text.isascii() and text.isdigit() else 0
 
 
 class GuideButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:a:(?P<page>\d{1,3}):(?P<k>[pn])"):

@@ -25,7 +25,7 @@ import discord
 
 from bot.engine import Event, EventKind
 from bot.houserules.words import rules_label
-from bot.i18n import t, tn
+from bot.i18n import command_lang, t, tn
 from bot.tables import TEAMS, Table
 from bot.ui import limits
 from bot.ui.records import chica_lines, mesa_lines
@@ -43,8 +43,9 @@ _PLAY_KINDS = (K.PLAYED, K.CAPTURED, K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS)
 
 def replay_command(table_id: int, lang: str) -> str:
     """The command that replays a mesa, as the user types it: ``"`/cuarenta repetir mesa:12`"``."""
-    return (f"`/{t('cmd.cuarenta.name', lang)} {t('cmd.replay.name', lang)} "
-            f"{t('opt.mesa.name', lang)}:{table_id}`")
+    names = command_lang(lang)  # as the user's client shows the command
+    return (f"`/{t('cmd.cuarenta.name', names)} {t('cmd.replay.name', names)} "
+            f"{t('opt.mesa.name', names)}:{table_id}`")
 
 
 def _count_line(table: Table, e: Event, lang: str) -> str | None:

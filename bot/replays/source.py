@@ -77,6 +77,8 @@ async def load(store: Store, guild_id: int, table_id: int) -> ReplayedMesa:
         MesaNotFinishedError: the table was closed without a finished mesa row.
         BrokenReplayError: the plays do not replay, or not to the stored winner and chicas.
     """
+    if not 0 < table_id < 2**63:  # SQLite integers are 64-bit: a forged id names no table
+        raise UnknownMesaError(table=table_id)
     row = await store.load_table(table_id)
     if row is None or row.guild_id != guild_id:
         raise UnknownMesaError(table=table_id)

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LANG, lang_of
+from bot.i18n import COMMAND_LANG, DEFAULT_LANG, lang_of
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,17 @@ ACK_DEADLINE = 2.5
 
 async def language(interaction: discord.Interaction) -> str:
     """The language to answer ``interaction`` in: the user's Discord locale when we have its catalog
-    (es-*, en-*, pt-BR), else the server's public language (``/cuarenta idioma``; Spanish by default, and
-    for clicks in DMs, which have no server)."""
+    (es-*, en-*, pt-BR), else the server's public language (``/cuarenta idioma``; Spanish by default). A
+    click in a DM has no server: the server of the table the user sits at is used."""
     fallback = DEFAULT_LANG
     tables = getattr(interaction.client, "tables", None)
-    if interaction.guild_id and tables is not None:
-        fallback = await tables.public_language(interaction.guild_id)
+    guild_id = interaction.guild_id
+    if not guild_id and tables is not None:  # a click in a DM: the server of the table the user sits at
+        seated = tables.table_of_user(interaction.user.id)
+        guild_id = seated.guild_id if seated is not None else None
+    if guild_id and tables is not None:
+        fallback = await tables.public_language(guild_id)
+    COMMAND_LANG.set(lang_of(interaction.locale, "en"))  # the command names this user's client shows
     return lang_of(interaction.locale, fallback)
 
 
@@ -59,6 +64,22 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
         else:
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def edit_own(interaction: discord.Interaction, payload: Any) -> None:
+    """Show ``payload`` (a `bot.ui.render.Payload`) in place of the component's message when that message
+    is the user's own ephemeral one (a guide page, a replay step, the house-rules editor); on any other
+    message (a stale or forged custom_id pressed on a public or DM message) answer with a new ephemeral
+    message instead, so that nobody else's message ever changes.
+
+    Raises:
+        discord.HTTPException: Discord refused the answer.
+    """
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        await edit(interaction, **payload.edit_kwargs())
+    else:
+        await reply(interaction, **payload.send_kwargs())
 
 
 async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:

@@ -144,7 +144,7 @@ def _viewer_text(board: Leaderboard, lang: str) -> str:
     if viewer.standing is Standing.RANKED and viewer.rank is not None:
         return t("board.you_ranked", lang, rank=viewer.rank, rating=viewer.rating, mark=_mark(viewer.provisional))
     if viewer.standing is Standing.INACTIVE:
-        return t("board.you_inactive", lang, days=viewer.active_days)
+        return tn("board.you_inactive", viewer.active_days, lang, days=viewer.active_days)
     return t("board.you_unranked", lang, games=viewer.games, min=viewer.min_games)
 
 

@@ -65,6 +65,10 @@ def is_dispatched(factories: Iterable[DynamicFactory], component_type: int, cust
     return (component_type, custom_id) in set(message_components(message))
 
 
+HAND_PREFIXES = ("c4:p:", "c4:t:", "c4:c:", "c4:h:", "c4:b:")
+"""Hand controls: a gone one is answered with how to open the hand again."""
+
+
 class ComponentRouter:
     """The fallback for component clicks that discord.py drops.
 
@@ -124,6 +128,8 @@ class ComponentRouter:
         if interaction.response.is_done():
             return
         try:
-            await answer.reply(interaction, t("err.button_gone", await answer.language(interaction)))
+            custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+            key = "err.button_gone" if custom_id.startswith(HAND_PREFIXES) else "err.button_gone_other"
+            await answer.reply(interaction, t(key, await answer.language(interaction)))
         except discord.HTTPException as exc:
             log.info("interaction %s: could not answer (%s %s)", interaction.id, exc.status, exc.code)

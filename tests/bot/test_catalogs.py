@@ -121,3 +121,19 @@ def test_every_plural_message_has_a_distinct_singular_and_brazilian_zero_is_sing
                 assert forms[0] != forms[1], (lang, key)
     assert tn("sum.leftovers", 0, "pt", count=0) == "Sobrou 0 carta na mesa", "pt-BR: n > 1 is plural"
     assert tn("sum.leftovers", 0, "es", count=0) == "Quedaron 0 cartas en la mesa"
+
+
+def test_counted_messages_are_formatted_with_tn_and_the_others_with_t():
+    """A plural message read with ``t`` would always show its singular ("3 round"): the code calls ``tn``
+    for every counted message and ``t`` for every other one (checked on the literal keys in the source)."""
+    import re
+
+    root = LOCALE.parents[2]
+    plural = {k for k, v in CATALOGS["es"].items() if isinstance(v, tuple)}
+    misused = []
+    for path in [*root.glob("bot/**/*.py"), *root.glob("cogs/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        for fn, key in re.findall(r"\b(tn?)\(\s*f?\"([a-z0-9_.]+)\"", text):
+            if key in CATALOGS["es"] and (fn == "tn") != (key in plural):
+                misused.append(f"{path.relative_to(root)}: {fn}({key!r})")
+    assert misused == []

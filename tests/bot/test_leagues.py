@@ -5,7 +5,7 @@ restart in the middle of a round, the champion; a 2 v 2 league with pair sign-up
 from __future__ import annotations
 
 from bot.engine import EventKind
-from bot.i18n import t
+from bot.i18n import t, tn
 
 from .helpers import custom_ids, play_to_end
 
@@ -94,7 +94,7 @@ async def test_a_4_player_1v1_league_played_through_clicks(world, make_bot):
     refused = await world.ana.click(signup, custom_id="c4:g:1:c")
     assert refused.response.content == t("err.league_not_organizer", "en")
     closed = await world.eva.click(signup, custom_id="c4:g:1:c")
-    assert closed.response.content == t("ok.league_drawn", "en", league=1, rounds=3)
+    assert closed.response.content == tn("ok.league_drawn", 3, "en", league=1, rounds=3)
     league = league_of(world)
     assert league.status == "running" and len(league.fixtures) == 6
     played: list = []
@@ -273,7 +273,7 @@ async def test_an_organizer_role_runs_leagues_without_manage_server(world):
     for member in (world.ana, world.beto):
         await member.slash(world.channel, "cuarenta league signup")
     closed = await caro.slash(world.channel, "cuarenta league close")
-    assert closed.response.content == t("ok.league_drawn", "en", league=1, rounds=1)
+    assert closed.response.content == tn("ok.league_drawn", 1, "en", league=1, rounds=1)
 
 
 async def test_the_round_message_carries_the_standings_as_a_picture_and_as_text(world):

@@ -3,7 +3,7 @@ by round and a real mesa in it, and a 5-player Swiss of 3 rounds with a bye each
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ratings import ChicaResult
 
 from .helpers import custom_ids, play_to_end
@@ -38,7 +38,7 @@ async def test_an_8_player_single_elimination_seeded_by_rating(world):
         result = await member.click(signup, custom_id="c4:o:1:j")
         assert result.response.content.startswith("You are signed up")
     closed = await world.eva.click(signup, custom_id="c4:o:1:c")
-    assert closed.response.content == t("ok.tournament_drawn", "en", tournament=1, rounds=3)
+    assert closed.response.content == tn("ok.tournament_drawn", 3, "en", tournament=1, rounds=3)
     tour = world.bot.tournaments.tournaments[1]
     seed = {p.user_id: p.seed for p in tour.players}
     assert seed[hugo.id] == 1 and seed[a.id] == 8, "seeded by the server's rating"
