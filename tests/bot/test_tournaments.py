@@ -3,7 +3,7 @@ by round and a real mesa in it, and a 5-player Swiss of 3 rounds with a bye each
 
 from __future__ import annotations
 
-from bot.i18n import t, tn
+from bot.i18n import tn
 from bot.ratings import ChicaResult
 
 from .helpers import custom_ids, play_to_end
