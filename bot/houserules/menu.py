@@ -78,7 +78,8 @@ def _engine_has(field: str) -> bool:
 HOUSE_RULES: tuple[HouseRule, ...] = tuple(rule for rule in (
     _flag("caida_by_sum"),                                                                  # R22 variant
     HouseRule("caida_limpia", (Choice("2", {"caida_limpia": 2}), Choice("4", {"caida_limpia": 4}))),  # R24
-    HouseRule("ronda", (Choice("1", {"ronda": 2}), Choice("0", {"ronda": 0}))),             # R12
+    HouseRule("ronda", (Choice("1", {"ronda": 2}),                                          # R12, R13: off =
+                        Choice("0", {"ronda": 0, "doble_ronda": 0}))),                      # no ronda points
     HouseRule("caida_en_ronda", (                                                           # R25
         Choice("4", {"caida_en_ronda": 4, "caida_en_ronda_limpia": 4}),
         Choice("c", {"caida_en_ronda": CHICA, "caida_en_ronda_limpia": CHICA}),
@@ -148,15 +149,18 @@ def apply(preset: str, overrides: Mapping[str, Any]) -> Rules:
 
 
 def choose(preset: str, overrides: Mapping[str, Any], key: str, token: str) -> dict[str, Any]:
-    """The overrides after choosing ``token`` for the house rule ``key``: fields equal to the preset's
-    are dropped, so the overrides always list exactly what differs.
+    """The overrides after choosing ``token`` for the house rule ``key``: the fields of the rule's other
+    choices go back to the preset's, and fields equal to the preset's are dropped, so the overrides always
+    list exactly what differs.
 
     Raises:
         HouseRuleError: unknown rule or value, or a combination `apply` refuses.
     """
-    picked = rule(key).choice(token)
+    house_rule = rule(key)
+    picked = house_rule.choice(token)
     base = Rules.preset(preset)
-    merged = {**overrides, **picked.fields}
+    touched = {name for choice in house_rule.choices for name in choice.fields}  # the rule's other
+    merged = {**{k: v for k, v in overrides.items() if k not in touched}, **picked.fields}  # choices go
     cleaned = {name: value for name, value in merged.items() if getattr(base, name) != value}
     apply(preset, cleaned)
     return cleaned

@@ -109,7 +109,7 @@ ASPECTS: tuple[Aspect, ...] = (
     _field("caida", _points),                                   # R22
     _field("limpia", _points),                                  # R23
     _field("caida_limpia", _points),                            # R24
-    _field("ronda", _points),                                   # R12
+    _field("ronda", _falla),                                    # R12 (0: off)
     _field("doble_ronda", award_text),                          # R13
     Aspect("caida_en_ronda", ("caida_en_ronda", "caida_en_ronda_limpia"),                 # R25
            lambda rules: (rules.caida_en_ronda, rules.caida_en_ronda_limpia), _caida_en_ronda),

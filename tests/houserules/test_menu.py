@@ -72,3 +72,10 @@ def test_unknown_rule_or_value_is_refused():
         choose("quito", {}, "target", "99")
     with pytest.raises(HouseRuleError):
         apply("quito", {"not_a_field": 1})
+
+
+def test_switching_a_rule_back_restores_every_field_its_other_choice_set():
+    off = choose("cuenca", {}, "ronda", "0")
+    assert off == {"ronda": 0, "doble_ronda": 0}
+    assert choose("cuenca", off, "ronda", "1") == {}, "cuenca's doble ronda (chica) comes back"
+    assert apply("cuenca", {}) == Rules.preset("cuenca")
