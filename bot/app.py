@@ -103,8 +103,11 @@ class CuarentaBot(commands.AutoShardedBot):
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        intents = discord.Intents.default()
-        intents.message_content = False
+        # The smallest set the bot needs (issue 13): guilds (the guild and channel cache, CHANNEL_DELETE,
+        # THREAD_DELETE, GUILD_CREATE/REMOVE). Interactions arrive without any intent; the bot reads no
+        # message, typing, reaction, presence or voice event, so none of those is subscribed.
+        intents = discord.Intents.none()
+        intents.guilds = True
         # Members leaving the server (GUILD_MEMBER_REMOVE) need the privileged members intent; it is
         # opt-in (DISCORD_MEMBERS_INTENT=1, and enabled in the developer portal). Without it, a member who
         # left is handed to a computer player by the turn timer instead.

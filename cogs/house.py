@@ -23,9 +23,10 @@ class HouseCog(GroupedCog):
     ITEMS = HOUSE_ITEMS
     HANDLER = "house_handler"
 
-    def __init__(self, bot: commands.Bot) -> None:
-        super().__init__(bot)
-        self.house = HouseRules(self.tables)
+    @property
+    def house(self) -> HouseRules:
+        """House rules over the bot's table service."""
+        return HouseRules(self.tables)
 
     @property
     def tables(self) -> TableService:

@@ -112,3 +112,18 @@ def test_building_the_bot_prints_no_voice_warnings(caplog, tmp_path):
     caplog.set_level(logging.WARNING, logger="discord")
     CuarentaBot(Settings(token="t", database_path=str(tmp_path / "x.db")))
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+def test_the_bot_subscribes_to_the_smallest_set_of_intents():
+    """Guilds only (plus the opt-in members intent): no message, typing, reaction or presence events."""
+    import discord
+
+    from bot.app import CuarentaBot
+    from bot.config import Settings
+
+    bot = CuarentaBot(Settings(token="x", database_path=":memory:"))
+    expected = discord.Intents.none()
+    expected.guilds = True
+    assert bot.intents == expected
+    with_members = CuarentaBot(Settings(token="x", database_path=":memory:"), members_intent=True)
+    assert with_members.intents.members and not with_members.intents.guild_messages

@@ -15,7 +15,8 @@ async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
     assert [f.name for f in embed.fields] == ["Equipo A", "Equipo B"]
     assert world.ana.mention in embed.fields[0].value
     labels = [b.label for b in lobby.components[0].children]
-    assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Salir", "Empezar"], "no silent computer button"
+    assert labels == ["Unirse al equipo A", "Unirse al equipo B", "Salir", "Empezar",
+                      "Reglas de la casa"], "no silent computer button"
     levels = [o.value for o in lobby.components[1].children[0].options]
     assert levels == ["facil", "medio", "dificil"], "the one way to seat a computer asks for its level"
 
@@ -34,7 +35,7 @@ async def test_a_one_v_one_lobby_names_seats_not_teams(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     lobby = world.channel.last_message
     assert [f.name for f in lobby.embeds[0].fields] == ["Puesto 1", "Puesto 2"]
-    assert [b.label for b in lobby.components[0].children] == ["Sentarme", "Salir", "Empezar"]
+    assert [b.label for b in lobby.components[0].children] == ["Sentarme", "Salir", "Empezar", "Reglas de la casa"]
 
 
 async def test_join_picks_the_emptier_team_and_updates_the_lobby(world):
