@@ -128,7 +128,8 @@ async def run(tables: int, rounds: int, think: float) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         seeds = iter(f"load-{i}" for i in range(100000))
         settings = Settings(token="bench", database_path=str(Path(tmp) / "load.db"), ai_delay=0)
-        bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0)
+        bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
+                          shard_count=1)  # SimCord needs it; Discord decides in production
         async with simcord.run(bot) as env:
             # a burst of N plays takes real time (the default 5 s is for tests); SimCord also runs virtual
             # timers due within this window while it settles, so it stays well under the 300 s turn timer

@@ -35,7 +35,8 @@ async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str,
     with tempfile.TemporaryDirectory() as tmp:
         seeds = iter(f"bench-{name}-{mesa}-{i}" for i in range(1000))
         settings = Settings(token="bench", database_path=str(Path(tmp) / "bench.db"), ai_delay=0)
-        bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0)
+        bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
+                          shard_count=1)  # SimCord needs it; Discord decides in production
         async with simcord.run(bot) as env:
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("cuarenta")

@@ -41,7 +41,7 @@ async def make_bot(db_path: str):
 
     def factory(guild_id: int | None = None, **overrides) -> CuarentaBot:
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0)
-        options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0,
+        options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
                    "write_budget": False, **overrides}
         bot = CuarentaBot(settings, **options)
         bots.append(bot)

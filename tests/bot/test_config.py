@@ -127,3 +127,12 @@ def test_the_bot_subscribes_to_the_smallest_set_of_intents():
     assert bot.intents == expected
     with_members = CuarentaBot(Settings(token="x", database_path=":memory:"), members_intent=True)
     assert with_members.intents.members and not with_members.intents.guild_messages
+
+
+def test_the_shard_count_comes_from_discord():
+    """No pinned shard_count: AutoShardedBot asks Discord (GET /gateway/bot), so a bot past 2,500 guilds
+    is not refused with close code 4011."""
+    from bot.app import CuarentaBot
+    from bot.config import Settings
+
+    assert CuarentaBot(Settings(token="x", database_path=":memory:")).shard_count is None
