@@ -16,10 +16,10 @@ from .errors import (
     UnknownTableError,
     WrongStateError,
 )
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, Messages, Seat, Table
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Messages, Seat, Table
 from .notifier import Notifier, NullNotifier
 from .players import available_levels, choose_play, register_level
-from .service import Choice, LeaveResult, Played, TableService
+from .service import Choice, Played, TableService
 
 __all__ = [
     "CLOSED", "FINISHED", "LOBBY", "PLAYING", "TEAMS",

@@ -15,8 +15,11 @@ from bot.engine import GameView, Play
 
 def is_caida(play: Play, view: GameView) -> bool:
     """True when ``play`` (by the seat of ``view``, in turn) falls on the card the previous player just
-    trailed (R22; by sum too where ``caida_by_sum``)."""
+    trailed (R22; by sum too where ``caida_by_sum``). A joker is never a caída, not even on the joker just
+    trailed (RULES.md Part 1 §9)."""
     card = play.card
+    if card.is_joker:
+        return False
     base = [c for c in play.captures if c.rank <= card.rank]
     prev = (view.seat - 1) % view.players if view.seat is not None else None
     trailed = view.last_trail

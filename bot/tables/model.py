@@ -240,3 +240,11 @@ class Table:
 @functools.lru_cache(maxsize=256)
 def _house_rules(preset: str, house: tuple[tuple[str, Any], ...]) -> Rules:
     return apply_house_rules(preset, dict(house))
+
+
+@dataclass(frozen=True)
+class LeaveResult:
+    """The outcome of leaving a lobby: the table closed, or the host passed to ``new_host``."""
+
+    closed: bool
+    new_host: Seat | None

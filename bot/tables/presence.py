@@ -23,10 +23,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import NotHostError, SeatError, WrongStateError
-from .model import CLOSED, LOBBY, PLAYING, Seat, Table
+from .model import CLOSED, LOBBY, PLAYING, LeaveResult, Seat, Table
 from .players import choose_play
 from .timers import (
     LOBBY_TIMEOUT,
@@ -36,9 +36,6 @@ from .timers import (
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
 )
-
-if TYPE_CHECKING:
-    from .service import LeaveResult
 
 log = logging.getLogger(__name__)
 
@@ -316,7 +313,6 @@ class PresenceMixin:
         Raises:
             WrongStateError: the table is not in play. SeatError: not seated.
         """
-        from .service import LeaveResult
 
         table = self.get(table_id)  # type: ignore[attr-defined]
         async with table.lock, self._unchanged_on_error(table):  # type: ignore[attr-defined]
@@ -345,7 +341,6 @@ class PresenceMixin:
             WrongStateError: the table is over. NotHostError: not allowed. SeatError: the target is not
             seated, or is the one asking.
         """
-        from .service import LeaveResult
 
         table = self.get(table_id)  # type: ignore[attr-defined]
         if table.host_id != user_id and not can_manage:

@@ -1,0 +1,302 @@
+"""The lobby of a table: open it, sit, seat computer players, leave, start, and the host's changes to its
+house rules. Mixed into `TableService`, which provides ``tables``, ``store``, ``clock``, ``house``,
+``seed_factory``, ``_seating``, ``_save``, ``_after``, ``_start_lobby_clock`` and the presence settings
+(``guild_turn_timer``). Every refusal raises a `TableError` subclass and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from bot.engine import Event, Game, Rules, RulesError
+from bot.houserules.menu import HouseRuleError
+from bot.houserules.menu import apply as apply_house_rules
+from bot.store import ChannelBusyError as StoreChannelBusy
+
+from .errors import ChannelBusyError, NotHostError, NotPlayingError, SeatError, TableError, WrongStateError
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Seat, Table, Timers
+from .players import DEFAULT_LEVEL, SEAT_LEVELS
+from .presence import clamp_turn_timer
+
+log = logging.getLogger(__name__)
+
+
+class LobbyMixin:
+    """Lobby operations of `TableService` (see the module docstring for what the service provides)."""
+
+    tables: dict[int, Table]
+
+
+    async def create(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
+        preset: str | None = None, guild_name: str = "", channel_name: str = "", turn_timer: int | None = None,
+        hints: bool = False,
+    ) -> Table:
+        """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
+        rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
+        default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated). The lobby closes itself if it has not started within 15 minutes.
+
+        Raises:
+            ChannelBusyError: the channel holds an open table (params: table, link).
+            SeatError: the host already sits at another table.
+            TableError: bad players or preset.
+        """
+        if players not in (2, 4):
+            raise TableError("err.illegal")
+        house: dict[str, Any] = {}
+        if preset is None:
+            preset = await self.default_preset(guild_id)
+            house = await self._default_house(guild_id, preset)
+        try:
+            Rules.preset(preset)
+        except RulesError:
+            raise TableError("err.bad_preset", preset=preset) from None
+        async with self._seating:
+            return await self._create_seated(
+                guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
+                players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
+                turn_timer=turn_timer, hints=hints, house=house)
+
+    async def _default_house(self, guild_id: int, preset: str) -> dict[str, Any]:
+        """The server's default house rules on top of ``preset`` (what differs from it), or none when
+        they no longer make a valid `Rules` with it (issue 14)."""
+        house = (await self.house.get(guild_id)).house
+        if not house:
+            return {}
+        base = Rules.preset(preset)
+        cleaned = {k: v for k, v in house.items() if hasattr(base, k) and getattr(base, k) != v}
+        try:
+            apply_house_rules(preset, cleaned)
+        except HouseRuleError:
+            log.info("guild %d: default house rules do not fit preset %s; not applied", guild_id, preset)
+            return {}
+        return cleaned
+
+    async def _create_seated(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int,
+        preset: str, guild_name: str, channel_name: str, turn_timer: int | None, hints: bool = False,
+        house: dict[str, Any] | None = None,
+    ) -> Table:
+        """`create` under the seating lock: the checks and the new table's insert are one step."""
+        busy = self.table_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusyError(table=busy.id, link=self.link(busy))
+        self._check_not_seated_elsewhere(user_id, None)
+        seats: list[Seat | None] = [None] * players
+        seats[0] = Seat(user_id, name, locale=locale)
+        meta: dict[str, Any] = {"guild_name": guild_name, "channel_name": channel_name}
+        if hints:
+            meta["hints"] = True
+        if house:
+            meta["house"] = dict(house)
+            meta["house_rated"] = (await self.house.get(guild_id)).rated
+        try:
+            table_id = await self.store.create_table(
+                guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,
+                seats=[s.to_dict() if s else None for s in seats], meta=meta,
+            )
+        except StoreChannelBusy:
+            raise ChannelBusyError(table="?", link=f"<#{channel_id}>") from None
+        table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+                      players=players, preset=preset, seats=seats, meta=meta)
+        table.timers.turn_timer = (clamp_turn_timer(turn_timer) if turn_timer is not None
+                                   else await self.guild_turn_timer(guild_id))
+        self.tables[table_id] = table
+        await self._start_lobby_clock(table)
+        log.info("table %d created in channel %d (%d players, %s)", table_id, channel_id, players, preset)
+        self._after(table, lobby=True)
+        return table
+
+    def link(self, table: Table) -> str:
+        """A jump link to the table's current message (or the channel mention)."""
+        message = table.messages.public or table.messages.lobby
+        if message:
+            return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message}"
+        return f"<#{table.channel_id}>"
+
+    def _check_not_seated_elsewhere(self, user_id: int, table: Table | None) -> None:
+        other = self.table_of_user(user_id)
+        if other is not None and other is not table:
+            raise SeatError("err.seated_elsewhere", table=other.id, channel=other.channel_id)
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.status == PLAYING:
+            raise WrongStateError("err.not_lobby")
+        if table.status in (FINISHED, CLOSED):
+            raise WrongStateError("err.finished")
+
+    async def join(self, table_id: int, *, user_id: int, name: str, locale: str,
+                   team: int | None = None) -> int:
+        """Seat a user; ``team`` 0 (A), 1 (B) or None (the emptier team, A on a tie). Returns the team.
+        A table that becomes full starts.
+
+        Raises:
+            WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
+        """
+        table = self.get(table_id)
+        async with self._seating, table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise SeatError("err.already_seated")
+            self._check_not_seated_elsewhere(user_id, table)
+            team = self._pick_team(table, team)
+            seat = table.free_seats(team)[0]
+            table.seats[seat] = Seat(user_id, name, locale=locale)
+            table.seen[seat] = self.clock.now()
+            events = await self._maybe_start(table)
+            await self._save(table)
+        log.info("table %d: user %d joined seat %d", table.id, user_id, seat)
+        self._after(table, lobby=True, events=events)
+        return team
+
+    @contextlib.asynccontextmanager
+    async def _unchanged_on_error(self, table: Table) -> AsyncIterator[None]:
+        """Under the table lock: if the change cannot be persisted, the table is put back as it was
+        (seats, with their away flags, host, status, seed, game, timers, casual flag and meta)."""
+        seats = [s.to_dict() if s is not None else None for s in table.seats]
+        host, status, seed, casual = table.host_id, table.status, table.seed, table.casual
+        game = table.game.to_dict() if table.game is not None else None
+        timers = table.timers.to_dict()
+        meta = copy.deepcopy(table.meta)
+        try:
+            yield
+        except BaseException:
+            table.seats = [Seat.from_dict(s) if s is not None else None for s in seats]
+            table.host_id, table.status, table.seed, table.casual = host, status, seed, casual
+            table.game = Game.from_dict(game) if game is not None else None
+            table.timers = Timers.from_dict(timers)
+            table.meta = meta
+            raise
+
+    def _pick_team(self, table: Table, team: int | None) -> int:
+        if team is None:
+            free = [len(table.free_seats(t)) for t in (0, 1)]
+            if free == [0, 0]:
+                raise SeatError("err.table_full")
+            return 0 if free[0] >= free[1] else 1
+        if not table.free_seats(team):
+            raise SeatError("err.team_full", team=TEAMS[team])
+        return team
+
+    async def add_computer(self, table_id: int, *, user_id: int, team: int | None = None,
+                           level: str = DEFAULT_LEVEL) -> int:
+        """Seat a computer player of ``level`` (`SEAT_LEVELS`; only the host picks them). Returns its team.
+        A full table starts.
+
+        Raises:
+            TableError ``err.illegal``: not a level a seat can have. WrongStateError: not a lobby.
+            NotPlayingError: the user is not seated. NotHostError: a seated player who is not the host.
+            SeatError: no free seat.
+        """
+        if level not in SEAT_LEVELS:
+            raise TableError("err.illegal")
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.seat_of(user_id) is None:
+                raise NotPlayingError("err.not_seated")
+            if table.host_id != user_id:
+                raise NotHostError("err.host_only_computer")
+            try:
+                team = self._pick_team(table, team)
+            except SeatError:
+                raise SeatError("err.no_seat_for_bot") from None
+            seat = table.free_seats(team)[0]
+            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
+            number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
+            table.seats[seat] = Seat(None, "", ai=level, ai_number=number)
+            events = await self._maybe_start(table)
+            await self._save(table)
+        log.info("table %d: computer player %d in seat %d", table.id, number, seat)
+        self._after(table, lobby=True, events=events)
+        return team
+
+    async def leave(self, table_id: int, *, user_id: int) -> LeaveResult:
+        """Unseat a user from a lobby. When the host leaves, the next person seated becomes host; with
+        nobody left, the table closes.
+
+        Raises:
+            WrongStateError: the table started or ended. SeatError: not seated.
+        """
+        table = self.get(table_id)
+        if table.status == PLAYING:  # mid-game: a computer player takes the seat (issue 6)
+            return await self.leave_game(table_id, user_id=user_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise SeatError("err.not_seated")
+            table.seats[seat] = None
+            result = LeaveResult(False, None)
+            if table.host_id == user_id:
+                humans = table.humans()
+                if humans:
+                    table.host_id = humans[0][1].user_id
+                    result = LeaveResult(False, humans[0][1])
+                else:
+                    table.status = CLOSED
+                    result = LeaveResult(True, None)
+            await self._save(table)
+        log.info("table %d: user left seat %d%s", table.id, seat, " (closed)" if result.closed else "")
+        if result.closed:
+            self._after(table, closed=True)
+        else:
+            self._after(table, lobby=True)
+        return result
+
+    async def start(self, table_id: int, *, user_id: int) -> None:
+        """The host starts the table; empty seats are filled with computer players.
+
+        Raises:
+            WrongStateError: not a lobby. NotHostError: not the host.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.host_id != user_id:
+                raise NotHostError()
+            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
+            number = max((s.ai_number for s in table.seats if s is not None), default=0)
+            for i, seat in enumerate(table.seats):
+                if seat is None:
+                    number += 1
+                    table.seats[i] = Seat(None, "", ai=DEFAULT_LEVEL, ai_number=number)
+            events = await self._maybe_start(table)
+            await self._save(table)
+        self._after(table, lobby=True, events=events)
+
+    async def change_lobby(self, table_id: int, *, user_id: int, change: Callable[[Table], None]) -> Table:
+        """A host's change to a lobby's settings (its house rules): ``change(table)`` mutates the table
+        under its lock; the change is persisted and the lobby re-rendered. A change that raises leaves the
+        table as it was. A started table's rules never change.
+
+        Raises:
+            WrongStateError: not a lobby. NotHostError ``err.host_only_house``: not the host. Whatever
+            ``change`` raises.
+        """
+        table = self.get(table_id)
+        async with table.lock, self._unchanged_on_error(table):
+            self._require_lobby(table)
+            if table.host_id != user_id:
+                raise NotHostError("err.host_only_house")
+            change(table)
+            await self._save(table)
+        self._after(table, lobby=True)
+        return table
+
+    async def _maybe_start(self, table: Table) -> list[Event] | None:
+        """Deal when the table is full (under the lock); returns the deal's events."""
+        if not table.is_full or table.status != LOBBY:
+            return None
+        table.seed = table.seed or self.seed_factory()
+        table.game = Game.new(table.rules, table.players, table.seed)
+        table.status = PLAYING
+        if table.house:  # decided once, at the start, as the lobby said (issue 14)
+            table.meta["house_rated"] = (await self.house.get(table.guild_id)).rated
+        log.info("table %d started", table.id)
+        return list(table.game.events)
