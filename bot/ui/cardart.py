@@ -1,7 +1,9 @@
 """The project's own card art, drawn with Pillow: no third-party artwork, no font files shipped.
 
 In Cuarenta only the rank matters (suits never count, R1), so each face shows a very large rank glyph
-(``A 2 3 4 5 6 7 J Q K``) and, below it, a smaller suit symbol. The four suits (♠ ♥ ♦ ♣) are vector
+(``A 2 3 4 5 6 7 J Q K``) and, below it, a smaller suit symbol. The two jokers of the comodines variant
+(RULES.md Part 1 §9) have neither: a big star over a jester's cap, in a double gold frame (red for 🃏1,
+near-black for 🃏2), drawn from shapes as well. The four suits (♠ ♥ ♦ ♣) are vector
 shapes drawn here, not font glyphs; hearts and diamonds are red, spades and clubs near-black, and the
 rank takes the colour of its suit. Faces are white with a thin dark border, so they read on Discord's
 dark and light themes alike; the court cards (J, Q, K) add a thin gold inner frame.
@@ -142,8 +144,95 @@ def _rank_glyph(rank: str, cap: int, color: tuple[int, ...], stroke: int) -> Ima
     return glyph
 
 
+# --------------------------------------------------------------------------- the jokers (comodines, §9)
+
+
+def _star_points(cx: float, cy: float, outer: float, inner: float, n: int = 5) -> list[tuple[float, float]]:
+    """A star of ``n`` points centred on (cx, cy), one point straight up."""
+    points = []
+    for k in range(2 * n):
+        r = outer if k % 2 == 0 else inner
+        a = -math.pi / 2 + k * math.pi / n
+        points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return points
+
+
+def _draw_star(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], color: tuple[int, ...]) -> None:
+    """A five-pointed star filling ``box``, in ``color`` with a gold rim (the joker's mark)."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) / 2, (top + bottom) / 2 + (bottom - top) * 0.04
+    outer = min(right - left, bottom - top) / 2
+    draw.polygon(_star_points(cx, cy, outer, outer * 0.45), fill=GOLD)
+    draw.polygon(_star_points(cx, cy, outer * 0.78, outer * 0.35), fill=color)
+
+
+def _draw_jester(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], color: tuple[int, ...]) -> None:
+    """A jester's cap filling ``box``: a band and three horns in ``color``, a gold bell on each tip."""
+    left, top, right, bottom = box
+    w, h = right - left, bottom - top
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (left + u * w, top + v * h)
+
+    def curve(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, float]) -> list[tuple[float, float]]:
+        """A quadratic Bézier curve in unit coordinates."""
+        return [((1 - k) ** 2 * p0[0] + 2 * (1 - k) * k * p1[0] + k * k * p2[0],
+                 (1 - k) ** 2 * p0[1] + 2 * (1 - k) * k * p1[1] + k * k * p2[1]) for k in (i / 12 for i in range(13))]
+
+    # the left horn rises and flops outward; the middle one stands up; the right one mirrors the left
+    horn = [*curve((0.14, 0.74), (0.1, -0.05), (0.04, 0.5)), *curve((0.04, 0.5), (0.26, 0.22), (0.37, 0.64))]
+    middle = [*curve((0.37, 0.64), (0.44, 0.3), (0.5, 0.04)), *curve((0.5, 0.04), (0.56, 0.3), (0.63, 0.64))]
+    outline = horn + middle + [(1 - u, v) for u, v in reversed(horn)]
+    draw.polygon([at(u, v) for u, v in outline], fill=color)
+    draw.rounded_rectangle((*at(0.12, 0.7), *at(0.88, 0.96)), radius=max(1, round(h * 0.08)), fill=GOLD)
+    r = w * 0.08
+    for u, v in ((0.04, 0.5), (0.5, 0.04), (0.96, 0.5)):
+        x, y = at(u, v)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=GOLD)
+
+
+def _joker_face(card: Card, height: int, *, emoji: bool, fanned: bool) -> Image.Image:
+    """A joker (comodín, §9): no rank and no suit, so no text at all. A big star over a jester's cap in
+    the middle, a double gold frame (unlike the single one of J, Q, K) and small stars in the corners;
+    🃏1 is red, 🃏2 near-black, as in a real deck. Fanned: a star and a small cap down the left edge."""
+    color = RED if card.index == 40 else BLACK
+    width = card_width(height)
+    H, W = height * _SS, width * _SS
+    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    edge = max(_SS, round(H * (0.032 if emoji else 0.016)))
+    radius = round(W * 0.11)
+    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=EDGE)
+    draw.rounded_rectangle((edge, edge, W - 1 - edge, H - 1 - edge), radius=max(1, radius - edge), fill=FACE)
+    line = max(_SS, round(H * (0.018 if emoji else 0.009)))
+    for inset in ((0.075,) if emoji else (0.06, 0.1)):
+        d = round(W * inset)
+        draw.rounded_rectangle((d, d, W - 1 - d, H - 1 - d), radius=max(1, radius - d // 2), outline=GOLD, width=line)
+    if fanned:
+        s = W * 0.36
+        x0, y0 = W * 0.1, H * 0.1
+        _draw_star(draw, (x0, y0, x0 + s, y0 + s), color)
+        _draw_jester(draw, (x0, y0 + s + H * 0.04, x0 + s, y0 + s + H * 0.04 + s * 0.7), color)
+        return img.resize((width, height), Image.Resampling.LANCZOS)
+    if emoji:
+        star, star_mid, cap, cap_mid = 0.86, 0.40, 0.52, 0.8
+    else:
+        star, star_mid, cap, cap_mid = 0.74, 0.40, 0.5, 0.76
+    s = W * star
+    _draw_star(draw, (W / 2 - s / 2, H * star_mid - s / 2, W / 2 + s / 2, H * star_mid + s / 2), color)
+    c = W * cap
+    _draw_jester(draw, (W / 2 - c / 2, H * cap_mid - c * 0.35, W / 2 + c / 2, H * cap_mid + c * 0.35), color)
+    if not emoji:
+        p = H * 0.085  # small corner stars, top-left and bottom-right
+        _draw_star(draw, (W * 0.14, H * 0.05, W * 0.14 + p, H * 0.05 + p), color)
+        _draw_star(draw, (W * 0.86 - p, H * 0.95 - p, W * 0.86, H * 0.95), color)
+    return img.resize((width, height), Image.Resampling.LANCZOS)
+
+
 def _face(code: str, height: int, *, emoji: bool, fanned: bool = False) -> Image.Image:
     card = Card.parse(code)
+    if card.is_joker:
+        return _joker_face(card, height, emoji=emoji, fanned=fanned)
     color = RED if card.suit in ("H", "D") else BLACK
     width = card_width(height)
     H, W = height * _SS, width * _SS
@@ -199,7 +288,7 @@ def card_image(code: str, height: int) -> Image.Image:
         height: in pixels, at least `MIN_HEIGHT`.
 
     Raises:
-        CardError: ``code`` names no card of the 40-card deck.
+        CardError: ``code`` names no card of the 40-card deck nor a joker (``W1``, ``W2``).
         ValueError: ``height`` is not an int of at least `MIN_HEIGHT`.
     """
     _check_height(height)
@@ -260,9 +349,10 @@ def card_back(height: int) -> Image.Image:
     return img.resize((width, height), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=40)
+@lru_cache(maxsize=42)
 def emoji_png(code: str) -> bytes:
-    """A 128 × 128 PNG (RGBA, transparent around the card) of one card, for a Discord application emoji.
+    """A 128 × 128 PNG (RGBA, transparent around the card) of one card or joker, for a Discord application
+    emoji.
 
     The card fills the height; its rank is larger than on `card_image` and the border thicker, so that it
     stays legible at the 22 px of an emoji on a button. A few KiB, well under Discord's 256 KiB.

@@ -1,10 +1,12 @@
-"""The 40 cards as the application's own emojis (`bot.ui.cardart.emoji_png`), for buttons and text.
+"""The 40 cards and the two jokers (comodines, RULES.md Part 1 §9) as the application's own emojis
+(`bot.ui.cardart.emoji_png`), for buttons and text.
 
 Application emojis (discord.py 2.5+: `discord.Client.fetch_application_emojis`,
 `discord.Client.create_application_emoji`) belong to the bot, not to a server, so they work in every
 server and in DMs. They are named ``c4_<code>`` (``c4_7D``, ``c4_AS``; Discord allows 2–32 characters of
-``[A-Za-z0-9_]``). `CardEmojis.sync` creates the missing ones once; when Discord refuses (no access,
-unknown application, a limit reached) the cards are simply written as text, ``7♦``.
+``[A-Za-z0-9_]``; the jokers are ``c4_W1`` and ``c4_W2``). `CardEmojis.sync` creates the missing ones
+once; when Discord refuses (no access, unknown application, a limit reached) the cards are simply written
+as text, ``7♦`` and ``🃏1``.
 
 Log lines give counts and HTTP status codes only, never a card.
 """
@@ -17,7 +19,7 @@ import logging
 import aiohttp
 import discord
 
-from bot.engine.cards import DECK, Card
+from bot.engine.cards import ALL_CARDS, Card
 
 from .cardart import emoji_png
 
@@ -73,8 +75,9 @@ class CardEmojis:
             client: a logged-in client (its ``application_id`` is known).
 
         Returns:
-            True when all 40 are available afterwards; False when Discord refused a request or the
-            network failed (logged at WARNING with the status codes). Never raises for those.
+            True when all 42 (the 40 cards and the two jokers) are available afterwards; False when Discord
+            refused a request or the network failed (logged at WARNING with the status codes). Never raises
+            for those. A bot that uploaded the 40 before the jokers existed creates just the two.
         """
         async with self._lock:
             try:
@@ -84,24 +87,24 @@ class CardEmojis:
                             _why(error))
                 return False
             found: dict[str, discord.PartialEmoji] = {}
-            wanted = {self.PREFIX + card.code: card.code for card in DECK}
+            wanted = {self.PREFIX + card.code: card.code for card in ALL_CARDS}
             for emoji in existing:
                 code = wanted.get(emoji.name)
                 if code is not None and code not in found:
                     found[code] = discord.PartialEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
             self._emojis = found
-            missing = [card.code for card in DECK if card.code not in found]
+            missing = [card.code for card in ALL_CARDS if card.code not in found]
             created = 0
             for code in missing:
                 try:
                     emoji = await client.create_application_emoji(name=self.PREFIX + code, image=emoji_png(code))
                 except _FAILURES as error:
-                    log.warning("card emojis: creating one failed (%s) after %d of %d created; %d of 40 available",
-                                _why(error), created, len(missing), len(self._emojis))
+                    log.warning("card emojis: creating one failed (%s) after %d of %d created; %d of %d available",
+                                _why(error), created, len(missing), len(self._emojis), len(ALL_CARDS))
                     return False
                 self._emojis[code] = discord.PartialEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
                 created += 1
-            log.info("card emojis: %d of 40 available (%d created)", len(self._emojis), created)
+            log.info("card emojis: %d of %d available (%d created)", len(self._emojis), len(ALL_CARDS), created)
             return self.available
 
     def get(self, code: str) -> discord.PartialEmoji | None:
@@ -125,9 +128,9 @@ class CardEmojis:
 
     @property
     def available(self) -> bool:
-        """True when all 40 card emojis are known."""
-        return len(self._emojis) == len(DECK)
+        """True when all 42 card emojis (the jokers too) are known."""
+        return len(self._emojis) == len(ALL_CARDS)
 
     def __len__(self) -> int:
-        """How many card emojis are known (0–40)."""
+        """How many card emojis are known (0–42)."""
         return len(self._emojis)

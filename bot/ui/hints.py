@@ -8,7 +8,7 @@ so they never depend on another hand, the stock or a hidden ronda rank. That is 
 
 from __future__ import annotations
 
-from bot.engine import Card, GameView, Play
+from bot.engine import Card, GameView, Play, periquito_ranks
 from bot.i18n import t
 from bot.tables import Table
 
@@ -17,18 +17,34 @@ from .words import capture_words, plain_card
 
 def is_caida(play: Play, view: GameView) -> bool:
     """The base capture takes the card the previous seat just trailed (R22; by sum only where the rules
-    allow it)."""
+    allow it). A joker is never a caída, not even on the joker just trailed (§9)."""
     card = play.card
+    if card.is_joker:
+        return False
     base = [c for c in play.sorted_captures() if c.rank <= card.rank]
     prev = (view.seat - 1) % view.players  # type: ignore[operator]
     return bool(view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
                 and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum))
 
 
+def periquito_bonus(play: Play, view: GameView) -> int:
+    """The periquito bonus a capture would score (§9): ``periquito_points`` for each rank of which it takes
+    all four cards, where ``Rules.periquito`` is on; 0 at the blocking score (38, R30), which stops it as
+    it stops a limpia."""
+    rules = view.rules
+    if not rules.periquito or not play.captures:
+        return 0
+    mine = view.scores[view.team or 0]
+    if rules.score38 is not None and mine == rules.score38:
+        return 0
+    return rules.periquito_points * len(periquito_ranks(play.captures))
+
+
 def play_points(play: Play, view: GameView) -> tuple[int, bool, bool]:
     """What a capture scores at once for the player's side, as ``(points, caida, limpia)``: a caída
-    (R22), a limpia (R23) or both (R24); at the blocking score (38, R30) only a caída counts. Cards taken
-    score later, in the cartón (R28)."""
+    (R22), a limpia (R23) or both (R24), plus the periquito bonus (`periquito_bonus`, §9); at the blocking
+    score (38, R30) only a caída counts. Cards taken score later, in the cartón (R28). A joker left on
+    the table keeps it from being clear (§9): the capture does not take it, so it is no limpia."""
     rules = view.rules
     caida = is_caida(play, view)
     limpia = len(play.captures) == len(view.table)
@@ -36,7 +52,7 @@ def play_points(play: Play, view: GameView) -> tuple[int, bool, bool]:
     mine = view.scores[view.team or 0]
     if rules.rule38 and rules.score38 is not None and mine == rules.score38 and not caida:
         points = 0
-    return points, caida, limpia
+    return points + periquito_bonus(play, view), caida, limpia
 
 
 def best_captures(view: GameView) -> dict[Card, Play]:
@@ -65,11 +81,15 @@ def hint_lines(table: Table, view: GameView, lang: str) -> list[str]:
     lines = [t("hint.title", lang)]
     for card, play in sorted(best.items(), key=lambda item: -play_points(item[1], view)[0]):
         points, caida, limpia = play_points(play, view)
+        bonus = periquito_bonus(play, view)
         what = capture_words(card, play.sorted_captures(), lang, plain_card)
         kind = ("hint.caida_limpia" if caida and limpia else "hint.caida" if caida
                 else "hint.limpia" if limpia else "hint.capture")
-        lines.append(t(kind, lang, card=plain_card(card), cards=what, points=points, count=len(play.captures) + 1))
+        line = t(kind, lang, card=plain_card(card), cards=what, points=points - bonus, count=len(play.captures) + 1)
+        if bonus:
+            line += " " + t("hint.periquito", lang, points=bonus)
+        lines.append(line)
     return lines
 
 
-__all__ = ["best_captures", "hint_lines", "is_caida", "play_points"]
+__all__ = ["best_captures", "hint_lines", "is_caida", "periquito_bonus", "play_points"]

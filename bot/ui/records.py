@@ -73,19 +73,20 @@ def play_log(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
 
 
 def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[str]:
-    """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2"``."""
+    """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2 · 1 periquito +6"`` (a play that took
+    two periquitos counts two, §9)."""
     per_seat: dict[int, dict[str, list[int]]] = {}
     for r in recs:
         if r.seat is None:
             continue
         for kind, points in r.bonus.items():
             got = per_seat.setdefault(r.seat, {}).setdefault(kind, [0, 0])
-            got[0] += 1
+            got[0] += len(r.periquito) if kind == "periquito" else 1
             got[1] += points
     lines = []
     for seat in sorted(per_seat):
         parts = []
-        for kind in ("caida", "limpia", "ronda"):
+        for kind in ("caida", "limpia", "periquito", "ronda"):
             if kind in per_seat[seat]:
                 n, points = per_seat[seat][kind]
                 parts.append(tn(f"sum.{kind}", n, lang, n=n, points=points))
@@ -126,8 +127,8 @@ def _hand_points(hand: Sequence[Event]) -> tuple[int, int]:
     """Points each side added during the hand."""
     got = [0, 0]
     for e in hand:
-        if e.team is not None and e.kind in (K.CAIDA, K.LIMPIA, K.RONDA, K.DOBLE_RONDA, K.CARTON, K.DOS_POR_DARLAS,
-                                             K.MAS_CARTAS, K.FALLA):
+        if e.team is not None and e.kind in (K.CAIDA, K.LIMPIA, K.PERIQUITO, K.RONDA, K.DOBLE_RONDA, K.CARTON,
+                                             K.DOS_POR_DARLAS, K.MAS_CARTAS, K.FALLA):
             got[e.team] += e.points
     return got[0], got[1]
 

@@ -2,9 +2,10 @@
 
 The explanation goes through the engine: the game is replayed from its seed to just before the last
 play, and `Game.explain` says what that play's base capture was (a match or a sum, R17), which cards the
-escalera added (R18), and whether it was a caída (R22), a limpia (R23) or a caída en ronda (R25). The
-points come from the events the play emitted, so a 38 or a cut-off that stopped them is named too (R30,
-R15, R28).
+escalera added (R18), and whether it was a caída (R22), a limpia (R23) or a caída en ronda (R25); for
+a joker, the rank it stood for (never a caída), and any periquito taken with its bonus (RULES.md Part 1
+§9). The points come from the events the play emitted, so a 38 or a cut-off that stopped them is named
+too (R30, R15, R28).
 
 Hidden information: everything said here was public when the play was made: the card played, the table
 cards, who trailed what, and the events every spectator sees. A hand, the stock and a ronda's rank are
@@ -13,8 +14,8 @@ never read (a caída en ronda is named only when its public event says so).
 
 from __future__ import annotations
 
-from bot.engine import Card, EventKind, Game, IllegalPlayError, Play
-from bot.i18n import t
+from bot.engine import Card, EventKind, Game, IllegalPlayError, Play, PlayInfo
+from bot.i18n import t, tn
 from bot.tables import Table
 
 from .words import (
@@ -22,7 +23,9 @@ from .words import (
     capture_words,
     card_text,
     cards_text,
+    periquito_points_text,
     rank_word,
+    ranks_words,
     records,
     score_words,
     seat_name,
@@ -81,17 +84,16 @@ def explain_last_play(table: Table, lang: str) -> str | None:
     trailed = before.last_trail if before.last_trail_seat == (seat - 1) % before.players else None
     if play.is_trail:
         could = _could_capture(before, play.card, lang)
-        lines.append(t("why.trail_could", lang, options=could) if could else t("why.trail", lang))
-    else:
-        if len(info.base) == 1 and info.base[0].rank == play.card.rank:
-            lines.append(t("why.match", lang, card=card_text(play.card), base=card_text(info.base[0])))
+        if could:
+            lines.append(t("why.trail_could", lang, options=could))
         else:
-            lines.append(t("why.sum", lang, base=" + ".join(card_text(c) for c in info.base),
-                           value=rank_word(play.card.rank)))
+            lines.append(t("why.joker_trail" if play.card.is_joker else "why.trail", lang))
+    else:
+        lines.append(_base_line(play, info, lang))
         if info.escalera:
             lines.append(t("why.escalera", lang, cards=cards_text(info.escalera)))
         victim = seat_name(table, (seat - 1) % before.players, lang)
-        points = t("play.points", lang, points=record.points) if record.points else ""
+        points = t("play.points", lang, points=record.capture_points) if record.capture_points else ""
         if info.caida and info.limpia:
             lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]
                            points=points))
@@ -100,13 +102,22 @@ def explain_last_play(table: Table, lang: str) -> str | None:
         elif info.limpia:
             lines.append(t("why.limpia", lang, points=points))
         elif trailed is not None and trailed in play.captures:
-            key = "why.no_caida_sum" if trailed in info.base else "why.no_caida_escalera"
+            if play.card.is_joker and trailed in info.base:
+                key = "why.no_caida_joker"
+            else:
+                key = "why.no_caida_sum" if trailed in info.base else "why.no_caida_escalera"
             lines.append(t(key, lang, fallen=card_text(trailed), victim=victim))
         if record.en_ronda:
             lines.append(t("why.en_ronda", lang, fallen=card_text(trailed), victim=victim))  # type: ignore[arg-type]
         if record.four_caidas:
             lines.append(t("why.four_caidas", lang))
-        if not (info.caida or info.limpia):
+        if record.periquito:
+            lines.append(tn("why.periquito", len(record.periquito), lang, ranks=ranks_words(record.periquito, lang),
+                            points=periquito_points_text(table, record, lang)))
+        elif info.periquito:  # the engine gives no bonus when the play wins the chica at once (§9)
+            lines.append(tn("why.periquito_none", len(info.periquito), lang,
+                            ranks=ranks_words(info.periquito, lang)))
+        if not (info.caida or info.limpia or record.periquito):
             lines.append(t("why.no_points", lang))
     if record.blocked:
         lines.append(blocked_note(table, record.blocked, lang))
@@ -116,6 +127,35 @@ def explain_last_play(table: Table, lang: str) -> str | None:
                         for team in (0, 1))
     lines.append(t("why.score", lang, scores=scores))
     return "\n".join(lines)
+
+
+def _base_line(play: Play, info: PlayInfo, lang: str) -> str:
+    """The base capture in words: a match or a sum (R17); for a joker, the rank it stood for and the card
+    it matched, or the other joker it took (§9)."""
+    base = cards_text(info.base)
+    if play.card.is_joker:
+        if info.joker_rank is None:
+            return t("why.joker_joker", lang, card=card_text(play.card), base=base)
+        return t("why.joker", lang, card=card_text(play.card), rank=rank_word(info.joker_rank, lang), base=base)
+    if len(info.base) == 1 and info.base[0].rank == play.card.rank:
+        return t("why.match", lang, card=card_text(play.card), base=card_text(info.base[0]))
+    summed = _summed(play, info)
+    return t("why.sum", lang, base=" + ".join(card_text(c) for c in summed), value=rank_word(play.card.rank, lang))
+
+
+def _summed(play: Play, info: PlayInfo) -> list[Card]:
+    """The cards a sum really added up (R17): with a periquito reached through the sum, the engine's base
+    holds all four cards of that rank (§9); the ones beyond the sum are left out here (the periquito line
+    names them)."""
+    base = list(info.base)
+    for rank in info.periquito:
+        four = [c for c in base if c.rank == rank]
+        over = sum(c.value for c in base) - play.card.value
+        if len(four) == 4 and four[0].value and over > 0 and over % four[0].value == 0:
+            extra = over // four[0].value
+            if 0 < extra < 4:
+                base = [c for c in base if c not in four[4 - extra:]]
+    return base
 
 
 __all__ = ["explain_last_play", "position_before_last_play"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.engine import RANKS, Card, Event, EventKind
+from bot.engine import JOKER_RANK, RANKS, Card, Event, EventKind
 from bot.i18n import t, tn
 from bot.tables import TEAMS, Table
 
@@ -51,8 +51,9 @@ def cards_text(cards: Iterable[Card]) -> str:
 
 
 def by_rank(cards: Iterable[Card]) -> list[Card]:
-    """Cards sorted as a player holds them: by rank A 2 3 4 5 6 7 J Q K, then suit."""
-    return sorted(cards, key=lambda c: (c.rank, c.suit))
+    """Cards sorted as a player holds them: by rank A 2 3 4 5 6 7 J Q K, then suit; the jokers
+    (comodines, RULES.md Part 1 §9) last, 🃏1 before 🃏2."""
+    return sorted(cards, key=lambda c: (c.rank, c.suit, c.index))
 
 
 def clean(name: str) -> str:
@@ -60,9 +61,21 @@ def clean(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-def rank_word(rank: int | None) -> str:
-    """A rank index as printed (``"7"``, ``"J"``); ``"?"`` when hidden."""
-    return RANKS[rank] if rank is not None else "?"
+def rank_word(rank: int | None, lang: str | None = None) -> str:
+    """A rank index as printed (``"7"``, ``"J"``); ``"?"`` when hidden or not a rank. The jokers' rank
+    (`JOKER_RANK`, §9) is the word ``"comodín"`` / ``"joker"`` / ``"coringa"`` in ``lang`` (Spanish by
+    default)."""
+    if rank == JOKER_RANK:
+        return t("rank.joker", lang or "es")
+    return RANKS[rank] if rank is not None and 0 <= rank < len(RANKS) else "?"
+
+
+def ranks_words(ranks: Sequence[int], lang: str) -> str:
+    """Several ranks in words: ``"5"``, ``"5 y J"`` (the ranks of a play's periquitos, §9)."""
+    names = [rank_word(r, lang) for r in ranks]
+    if len(names) <= 1:
+        return names[0] if names else "?"
+    return t("words.and", lang, a=", ".join(names[:-1]), b=names[-1])
 
 
 def level_word(level: str | None, lang: str) -> str:
@@ -170,8 +183,8 @@ class PlayRecord:
         seat: who played / sang; victim: whose trailed card a caída fell on (R22).
         card: the card played; fallen: the card fallen on (caída); captured: cards taken, as captured.
         caida, limpia, en_ronda, four_caidas: what the play was (R22–R26).
-        points: points the play (or ronda) added to the side; blocked: ``"38"``/``"cutoff"`` when they
-            did not count (R30, R15).
+        points: points the play (or ronda) added to the side, periquito bonus included; blocked:
+            ``"38"``/``"cutoff"`` when the caída / limpia / ronda points did not count (R30, R15).
         wins_chica: the play or the doble ronda won the chica at once (R13, R25, R26).
         rank: a revealed ronda's rank (``revealed``); number: the deal number (``deal``).
     """
@@ -192,13 +205,35 @@ class PlayRecord:
     rank: int | None = None
     number: int | None = None
     bonus: dict[str, int] = field(default_factory=dict)
-    """Points by kind for the summary: ``{"caida": 2}``, ``{"limpia": 2}``, ``{"ronda": 2}`` …"""
+    """Points by kind for the summary: ``{"caida": 2}``, ``{"limpia": 2}``, ``{"ronda": 2}``,
+    ``{"periquito": 6}`` …"""
+    periquito: tuple[int, ...] = ()
+    """The ranks of which the play took all four cards, each scoring the periquito bonus (§9); ()."""
+    periquito_points: int = 0
+    """The periquito bonus the play added (also counted in ``points``); 0 when blocked."""
+    periquito_blocked: str | None = None
+    """``"38"`` when the 38 rule stopped the periquito bonus (R30, §9); the caída / limpia's own block is
+    ``blocked``."""
+
+    @property
+    def capture_points(self) -> int:
+        """The points of the caída / limpia alone, without the periquito bonus."""
+        return self.points - self.periquito_points
+
+    @property
+    def joker_rank(self) -> int | None:
+        """The rank a played joker stood for (the lowest rank it took, as `bot.engine.Play.joker_rank`);
+        None for any other card, a trail, or a joker that took the other joker (§9)."""
+        if self.card is None or not self.card.is_joker or not self.captured:
+            return None
+        rank = min(c.rank for c in self.captured)
+        return None if rank == JOKER_RANK else rank
 
     @property
     def dramatic(self) -> bool:
-        """A caída, limpia, ronda or an instant chica: something to call out."""
-        return self.caida or self.limpia or self.four_caidas or self.wins_chica or self.kind in ("ronda",
-                                                                                                "doble_ronda")
+        """A caída, limpia, periquito, ronda or an instant chica: something to call out."""
+        return (self.caida or self.limpia or self.four_caidas or self.wins_chica or bool(self.periquito)
+                or self.kind in ("ronda", "doble_ronda"))
 
 
 def records(events: Sequence[Event]) -> list[PlayRecord]:
@@ -217,11 +252,23 @@ def records(events: Sequence[Event]) -> list[PlayRecord]:
             blocked = None
             fallen = None
             bonus: dict[str, int] = {}
+            periquito: tuple[int, ...] = ()
+            periquito_points = 0
+            periquito_blocked = None
             if j < n and events[j].kind == K.CAPTURED:
                 captured = events[j].cards
                 j += 1
-                while j < n and events[j].kind in (K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS):
+                while j < n and events[j].kind in (K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS, K.PERIQUITO):
                     x = events[j]
+                    j += 1
+                    if x.kind == K.PERIQUITO:  # §9: one per rank taken whole, after the caída / limpia
+                        rank = x.rank if x.rank is not None else (x.cards[0].rank if x.cards else None)
+                        periquito += (rank,) if rank is not None else ()
+                        periquito_points += x.points
+                        points += x.points
+                        bonus["periquito"] = bonus.get("periquito", 0) + x.points
+                        periquito_blocked = periquito_blocked or x.blocked
+                        continue
                     if x.kind == K.CAIDA:
                         caida, limpia, en_ronda, fallen = True, x.limpia, x.en_ronda, x.card
                         points += x.points
@@ -235,10 +282,11 @@ def records(events: Sequence[Event]) -> list[PlayRecord]:
                         four = True
                         wins = wins or (x.reason == "chica" and x.blocked is None)
                     blocked = blocked or x.blocked
-                    j += 1
             out.append(PlayRecord("play", seat=e.seat, victim=last_seat if caida else None, card=e.card,
                                   fallen=fallen, captured=captured, caida=caida, limpia=limpia, en_ronda=en_ronda,
-                                  four_caidas=four, points=points, blocked=blocked, wins_chica=wins, bonus=bonus))
+                                  four_caidas=four, points=points, blocked=blocked, wins_chica=wins, bonus=bonus,
+                                  periquito=periquito, periquito_points=periquito_points,
+                                  periquito_blocked=periquito_blocked))
             last_seat = e.seat
             i = j
             continue
@@ -258,11 +306,26 @@ def records(events: Sequence[Event]) -> list[PlayRecord]:
 
 def callout(record: PlayRecord, lang: str) -> str:
     """The drama of a record in a word or two, for the picture and the lines: ``"¡Caída!"``,
-    ``"¡Caída y limpia!"``, ``"¡Limpia!"``, ``"¡Ronda!"`` …; ``""`` for a plain play."""
+    ``"¡Caída y limpia!"``, ``"¡Limpia!"``, ``"¡Ronda!"``, ``"¡Periquito!"``, ``"¡Caída y periquito!"`` …;
+    ``""`` for a plain play."""
     if record.kind in ("ronda", "doble_ronda"):
         return t(f"call.{record.kind}", lang)
     if record.kind != "play":
         return ""
+    if not record.periquito:
+        return _callout_without_periquito(record, lang)
+    if record.four_caidas or record.en_ronda:  # rare: both callouts, one after the other
+        return f"{_callout_without_periquito(record, lang)} {t('call.periquito', lang)}"
+    if record.caida and record.limpia:
+        return t("call.caida_limpia_periquito", lang)
+    if record.caida:
+        return t("call.caida_periquito", lang)
+    if record.limpia:
+        return t("call.limpia_periquito", lang)
+    return t("call.periquito", lang)
+
+
+def _callout_without_periquito(record: PlayRecord, lang: str) -> str:
     if record.four_caidas:
         return t("call.four_caidas", lang)
     if record.caida and record.en_ronda:
@@ -278,14 +341,22 @@ def callout(record: PlayRecord, lang: str) -> str:
 
 def capture_words(card: Card, cards: Iterable[Card], lang: str, writer: CardText | None = None) -> str:
     """The cards a play took, as the capture menu writes them: the base capture (one matched card, or the
-    summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``.
+    summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``. A
+    joker (§9) never sums: its base is the card it matched, ``"5♣, luego 6♦ 7♠"``, or the other joker.
     ``writer``: how each card is written (default `card_text`; menus pass `plain_card`, since select
     labels cannot show custom emojis)."""
     write = writer or card_text
     taken = list(cards)
-    base = [c for c in taken if c.rank <= card.rank]
-    stair = sorted((c for c in taken if c.rank > card.rank), key=lambda c: c.rank)
-    text = " + ".join(write(c) for c in base)
+    if card.is_joker and taken:  # §9: the card(s) of the rank it stands for, then the escalera; never a sum
+        rank = min(c.rank for c in taken)
+        base = [c for c in taken if c.rank == rank]
+        stair = sorted((c for c in taken if c.rank > rank), key=lambda c: c.rank)
+        joined = " "
+    else:
+        base = [c for c in taken if c.rank <= card.rank]
+        stair = sorted((c for c in taken if c.rank > card.rank), key=lambda c: c.rank)
+        joined = " + "
+    text = joined.join(write(c) for c in base)
     if stair:
         rest = " ".join(write(c) for c in stair)
         text = f"{text}, {t('opt.then', lang)} {rest}" if base else rest
@@ -295,14 +366,33 @@ def capture_words(card: Card, cards: Iterable[Card], lang: str, writer: CardText
 def _points_suffix(table: Table, record: PlayRecord, lang: str) -> str:
     if record.blocked:
         return " " + blocked_note(table, record.blocked, lang)
-    if record.points:
-        return " " + t("play.points", lang, points=record.points)
+    if record.capture_points:
+        return " " + t("play.points", lang, points=record.capture_points)
     return ""
+
+
+def periquito_points_text(table: Table, record: PlayRecord, lang: str) -> str:
+    """The periquito bonus of a record: ``"(+6)"``, or why it did not count (``"(no cuenta: 38 no
+    juega)"``, R30, §9)."""
+    if record.periquito_blocked:
+        return blocked_note(table, record.periquito_blocked, lang)
+    return t("play.points", lang, points=record.periquito_points)
+
+
+def periquito_words(table: Table, record: PlayRecord, lang: str) -> str:
+    """A record's periquitos as the end of its sentence: ``"y se llevó el periquito de 5 (+6)"``; ``""``
+    when it took none (§9)."""
+    if not record.periquito:
+        return ""
+    return tn("play.periquito", len(record.periquito), lang, ranks=ranks_words(record.periquito, lang),
+              points=periquito_points_text(table, record, lang))
 
 
 def sentence(table: Table, record: PlayRecord, lang: str) -> str:
     """A record as a sentence, its drama called out in bold first:
-    ``"**¡Caída!** ana le cayó a beto con 6♦ (+2)"``, ``"beto botó 5♣"``. Never a hidden ronda rank."""
+    ``"**¡Caída!** ana le cayó a beto con 6♦ (+2)"``, ``"beto botó 5♣"``, ``"**¡Periquito!** ana llevó 4♥,
+    luego 5♠ 5♥ 5♦ 5♣ con 4♣ y se llevó el periquito de 5 (+6)"``; a joker's rank is named (``"con 🃏1
+    (como 5)"``). Never a hidden ronda rank."""
     name = seat_name(table, record.seat, lang)
     if record.kind == "deal":
         return t("play.deal", lang, deal=record.number)
@@ -317,6 +407,8 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
     card = card_text(record.card) if record.card else "?"
     if not record.captured:
         return t("play.trail", lang, name=name, card=card)
+    if record.joker_rank is not None:  # a joker stood for a rank (§9): say which
+        card = t("play.joker_as", lang, card=card, rank=rank_word(record.joker_rank, lang))
     if record.caida:
         victim = seat_name(table, record.victim, lang)
         key = "play.caida_en_ronda" if record.en_ronda else "play.caida"
@@ -332,6 +424,8 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
         if record.limpia:
             body += " " + t("play.and_limpia", lang)
     body += _points_suffix(table, record, lang)
+    if record.periquito:
+        body += " " + periquito_words(table, record, lang)
     if record.wins_chica:
         body += " " + t("play.wins_chica", lang)
     word = callout(record, lang)
