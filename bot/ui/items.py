@@ -96,7 +96,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P
 
 
 class CardButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"c4:p:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC])"):
+                 template=r"c4:p:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC]|W[12])"):
     """One card of a hand; a click plays it (or asks which capture when there are several)."""
 
     def __init__(self, table_id: int, nonce: int, card: str, *, label: str = "·", disabled: bool = False,
@@ -142,7 +142,7 @@ class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P
 
 
 class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
-                    template=r"c4:c:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC])"):
+                    template=r"c4:c:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC]|W[12])"):
     """The second step of an ambiguous play: which capture to make (or trail)."""
 
     def __init__(self, table_id: int, nonce: int, card: str, *,

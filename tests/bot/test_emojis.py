@@ -8,7 +8,7 @@ import logging
 import discord
 import pytest
 
-from bot.engine import DECK, Card, CardError
+from bot.engine import ALL_CARDS, Card, CardError
 from bot.ui.emojis import CardEmojis
 
 EMOJIS = "/applications/*/emojis"
@@ -30,7 +30,8 @@ def app(env):
     return env
 
 
-async def test_sync_creates_the_40_cards_once_and_a_second_sync_creates_nothing(app):
+async def test_sync_creates_the_42_cards_once_and_a_second_sync_creates_nothing(app):
+    """The 40 cards and the two jokers of the comodines variant (``c4_W1``, ``c4_W2``)."""
     env = app
     emojis = CardEmojis()
     assert not emojis.available and emojis.get("7D") is None
@@ -38,9 +39,9 @@ async def test_sync_creates_the_40_cards_once_and_a_second_sync_creates_nothing(
     cursor = len(env.http_requests)
     assert await emojis.sync(env.bot) is True
     created = posts(env, cursor)
-    assert len(created) == 40
+    assert len(created) == 42
     names = app_emoji_names(env)
-    assert names == sorted(f"c4_{c.code}" for c in DECK)
+    assert names == sorted(f"c4_{c.code}" for c in ALL_CARDS)
     assert len(names) == len(set(names)), "an emoji name was created twice"
     for request in created:  # what Discord receives: a name and a PNG data URI
         assert request.json["name"].startswith("c4_") and 2 <= len(request.json["name"]) <= 32
@@ -53,7 +54,7 @@ async def test_sync_creates_the_40_cards_once_and_a_second_sync_creates_nothing(
     assert posts(env, cursor) == []
     assert len(app_emoji_names(env)) == len(names)
 
-    assert emojis.available and len(emojis) == 40
+    assert emojis.available and len(emojis) == 42
     emoji = emojis.get("7D")
     assert isinstance(emoji, discord.PartialEmoji) and emoji.name == "c4_7D" and emoji.id
     assert emojis.get(Card.parse("7♦").code) == emoji
@@ -70,7 +71,7 @@ async def test_sync_keeps_other_emojis_and_creates_only_the_missing_cards(app):
     emojis = CardEmojis()
     cursor = len(env.http_requests)
     assert await emojis.sync(env.bot) is True
-    assert len(posts(env, cursor)) == 39
+    assert len(posts(env, cursor)) == 41
     assert app_emoji_names(env).count("c4_KS") == 1 and "logo" in app_emoji_names(env)
 
 
@@ -113,7 +114,7 @@ async def test_creation_refused_part_way_then_a_later_sync_completes(app):
     assert len(emojis) == 0
     cursor = len(env.http_requests)
     assert await emojis.sync(env.bot) is True
-    assert len(posts(env, cursor)) == 40 and emojis.available
+    assert len(posts(env, cursor)) == 42 and emojis.available
 
 
 async def test_lookups_refuse_codes_that_are_not_cards(env):
