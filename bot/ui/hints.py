@@ -8,7 +8,7 @@ so they never depend on another hand, the stock or a hidden ronda rank. That is 
 
 from __future__ import annotations
 
-from bot.engine import Card, GameView, Play, periquito_ranks
+from bot.engine import CHICA, Card, GameView, Play, periquito_ranks
 from bot.i18n import t
 from bot.tables import Table
 
@@ -55,6 +55,18 @@ def play_points(play: Play, view: GameView) -> tuple[int, bool, bool]:
     return points + periquito_bonus(play, view), caida, limpia
 
 
+def wins_chica(play: Play, view: GameView) -> bool:
+    """The capture wins the chica at once: a fourth caída in a row where four caídas win it (R26), or
+    points that reach the target (R33). Read from the player's own view (streaks and scores are public;
+    a caída en ronda depends on a hidden ronda, so it is never announced here)."""
+    points, caida, _ = play_points(play, view)
+    rules = view.rules
+    team = view.team or 0
+    if caida and rules.four_caidas == CHICA and view.streaks[team] == 3:
+        return True
+    return bool(points) and view.scores[team] + points >= rules.target
+
+
 def best_captures(view: GameView) -> dict[Card, Play]:
     """For each card of the hand that can capture, its capture that scores most at once (then takes the
     most cards)."""
@@ -62,9 +74,9 @@ def best_captures(view: GameView) -> dict[Card, Play]:
     for play in view.legal_plays:
         if not play.captures:
             continue
-        key = (play_points(play, view)[0], len(play.captures))
+        key = (wins_chica(play, view), play_points(play, view)[0], len(play.captures))
         held = best.get(play.card)
-        if held is None or key > (play_points(held, view)[0], len(held.captures)):
+        if held is None or key > (wins_chica(held, view), play_points(held, view)[0], len(held.captures)):
             best[play.card] = play
     return best
 
@@ -88,8 +100,10 @@ def hint_lines(table: Table, view: GameView, lang: str) -> list[str]:
         line = t(kind, lang, card=plain_card(card), cards=what, points=points - bonus, count=len(play.captures) + 1)
         if bonus:
             line += " " + t("hint.periquito", lang, points=bonus)
+        if wins_chica(play, view):
+            line += " " + t("hint.wins_chica", lang)
         lines.append(line)
     return lines
 
 
-__all__ = ["best_captures", "hint_lines", "is_caida", "periquito_bonus", "play_points"]
+__all__ = ["best_captures", "hint_lines", "is_caida", "periquito_bonus", "play_points", "wins_chica"]

@@ -14,7 +14,9 @@ never read (a caída en ronda is named only when its public event says so).
 
 from __future__ import annotations
 
-from bot.engine import Card, EventKind, Game, IllegalPlayError, Play, PlayInfo
+from collections.abc import Sequence
+
+from bot.engine import Card, Event, EventKind, Game, IllegalPlayError, Play, PlayInfo
 from bot.i18n import t, tn
 from bot.tables import Table
 
@@ -56,6 +58,27 @@ def _could_capture(before: Game, card: Card, lang: str) -> str | None:
     if not options:
         return None
     return " / ".join(capture_words(card, p.sorted_captures(), lang) for p in options[:3])
+
+
+_NEXT = (K.CHICA_START, K.HAND_START, K.DEAL, K.PLAYED)
+
+
+def _after_play(events: Sequence[Event], team: int, before: tuple[int, int]) -> tuple[tuple[int, int], bool]:
+    """From the events a play caused (``events`` starts at its PLAYED): both sides' score right after it
+    (the last ``scores`` before the next chica, hand or deal starts; the end-of-hand count included), and
+    whether it won the chica for ``team`` (R33: reaching the target; R13, R25, R26: at once). ``before``:
+    the score before the play, kept when the play scored nothing."""
+    scores = before
+    won = False
+    for e in events[1:]:
+        if e.kind in _NEXT:
+            break
+        if e.kind == K.CHICA_WON:
+            won = won or e.team == team
+            break
+        if e.scores is not None:
+            scores = e.scores
+    return scores, won
 
 
 def explain_last_play(table: Table, lang: str) -> str | None:
@@ -121,12 +144,14 @@ def explain_last_play(table: Table, lang: str) -> str | None:
             lines.append(t("why.no_points", lang))
     if record.blocked:
         lines.append(blocked_note(table, record.blocked, lang))
-    if record.wins_chica:
+    after, won = _after_play(game.events[last_played:], seat % 2, (before.scores[0], before.scores[1]))
+    if record.wins_chica or won:
         lines.append(t("why.wins_chica", lang))
-    scores = " · ".join(f"{side_name(table, team, lang)}: {score_words(game.scores[team], lang)}"
+    scores = " · ".join(f"{side_name(table, team, lang)}: {score_words(after[team], lang)}"
                         for team in (0, 1))
     lines.append(t("why.score", lang, scores=scores))
-    return "\n".join(lines)
+    return "\n".join(" ".join(line.split()) if "  " in line else line for line in lines)  # no double
+    # space where a placeholder (the points) was empty
 
 
 def _base_line(play: Play, info: PlayInfo, lang: str) -> str:

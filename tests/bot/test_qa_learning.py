@@ -260,3 +260,56 @@ async def test_the_spanish_lobby_says_de_dificultad_media(world):
     assert "nivel media" not in text, [line for line in text.splitlines() if "nivel media" in line]
     assert t("lobby.help_levels", "es", level=level_word("medio", "es")) in text
     assert f"de dificultad {level_word('medio', 'es')}" in text
+
+
+# ---------------------------------------------------------------- QA faults 3 and 5 (why and hints)
+
+
+def test_a_fourth_caida_that_wins_the_chica_is_hinted_as_winning_it():
+    """cuenca: four caídas in a row win the chica (R26); side A has three and the 5♥ can take the 5♣ beto
+    just trailed: the hint says it wins the chica (the streak is public), as the engine then decides."""
+    from bot.engine import EventKind as K
+    from bot.engine import Game, Rules
+    from bot.tables import Seat, Table
+    from bot.ui.hints import hint_lines
+
+    game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5H KD", "QH QD"],
+                              table="5C 2S", last_trail="5C", trailed_by=1, dealer=1, to_play=0,
+                              streaks=(3, 0), scores=(10, 10))
+    table = Table(id=1, guild_id=1, channel_id=1, host_id=100, players=2, preset="cuenca", status="playing",
+                  seed="x", seats=[Seat(100, "ana"), Seat(101, "beto")], game=game, meta={"hints": True})
+    line = next(x for x in hint_lines(table, game.view(0), "en") if x.startswith("• 5♥ →"))
+    assert t("hint.wins_chica", "en") in line, line
+    game.play(next(p for p in game.plays_for("5H") if p.captures))
+    assert any(e.kind == K.CHICA_WON and e.reason == "four_caidas" for e in game.events), "the engine agrees"
+
+
+async def test_why_after_a_play_that_wins_the_chica_says_so_with_the_score_it_reached(world):
+    """A capture that takes its side to the target wins the chica (R33): «¿Por qué?» says so and shows
+    the score right after the play, not the new chica's 0–0."""
+    from bot.engine import EventKind as K
+
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    for _ in range(900):
+        table = table_of(world, 1)
+        assert table.status == "playing", "no chica was won by a play"
+        seat, play = pick_play(table)
+        start = len(table.game.events)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+        table = table_of(world, 1)
+        new = table.game.events[start:]
+        kinds = [e.kind for e in new]
+        if K.CHICA_WON in kinds and K.HAND_END not in kinds[:kinds.index(K.CHICA_WON)]:
+            reached = next(e.scores for e in reversed(new[:kinds.index(K.CHICA_WON)]) if e.scores is not None)
+            result = await click_raw(world.env, world.eva, public_message(world, table), "c4:y:1")
+            text = result.response.content
+            assert t("why.wins_chica", "en") in text, text
+            from bot.ui.words import score_words, side_name
+
+            shown = " · ".join(f"{side_name(table, team, 'en')}: {score_words(reached[team], 'en')}" for team in (0, 1))
+            assert text.splitlines()[-1] == t("why.score", "en", scores=shown), "the score the play reached"
+            assert max(reached) >= table.rules.target
+            return
+    raise AssertionError("no play won a chica")
