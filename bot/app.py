@@ -74,7 +74,7 @@ class CuarentaBot(commands.AutoShardedBot):
         write_budget: hold every channel to Discord's 5 writes per 5 s (`bot.ui.budget`); tests that do
             not drive the clock turn it off.
         pictures: draw the table picture on the table message.
-        card_emojis: upload the 40 card emojis at start and use them (else text labels only).
+        card_emojis: upload the 42 card emojis (40 cards and the two jokers) at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
