@@ -304,7 +304,8 @@ class QueueService(Background):
             table = await self.tables.create(guild_id=proposal.guild_id, channel_id=channel_id,
                                              user_id=host.user_id, name=host.name, locale=host.locale,
                                              players=MATCH_SIZE[proposal.mode], guild_name="",
-                                             channel_name="")
+                                             channel_name="",  # the named preset, never house rules: rated
+                                             preset=await self.tables.default_preset(proposal.guild_id))
             table.meta["queue_match"] = proposal.id
             for user_id, team in order[1:]:
                 e = by_user[user_id]
