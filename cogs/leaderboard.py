@@ -20,7 +20,7 @@ from bot.houserules.present import settings_lines
 from bot.houserules.service import HouseRules
 from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
-from bot.tables import TableService
+from bot.tables import TableError, TableService
 from bot.ui import answer, boards
 from bot.ui.render import Payload
 from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s, command_error_text
@@ -122,6 +122,8 @@ class LeaderboardCog(commands.Cog):
                 raise _Refused("err.no_season") from None
             except RatingsError:
                 raise _Refused("err.bad_setting") from None
+            except TableError as error:  # house rules (issue 14): refused with their own reason
+                raise _Refused(error.key, **error.params) from None
         except _Refused as refusal:
             log.info("interaction %s refused: %s", interaction.id, refusal.key)
             await self._send(interaction, Payload(content=t(refusal.key, lang, **refusal.params)), ephemeral=True)
@@ -329,7 +331,7 @@ class LeaderboardCog(commands.Cog):
             if house == "clear":
                 await houses.clear_default(guild_id)
             if house_rated is not None:
-                await self.service.house.set(guild_id, rated=house_rated)
+                await houses.set_rated(guild_id, house_rated)
             changed = bool(changes) or language is not None or house is not None or house_rated is not None
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)

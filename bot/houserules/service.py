@@ -74,6 +74,19 @@ class HouseRules:
         await self.tables.house.set(guild_id, house=table.house)
         return table.house
 
+    async def set_rated(self, guild_id: int, rated: bool) -> None:
+        """Whether the server's mesas under house rules are rated; the open lobbies with house rules say
+        the new setting at once (and a table still decides it again when it starts)."""
+        await self.tables.house.set(guild_id, rated=rated)
+
+        def restate(table: Table) -> bool:
+            if not table.house or table.meta.get("house_rated") == rated:
+                return False
+            table.meta["house_rated"] = rated
+            return True
+
+        await self.tables.refresh_lobbies(guild_id, restate)
+
     async def clear_default(self, guild_id: int) -> None:
         """The server's new tables start without house rules."""
         await self.tables.house.set(guild_id, house={})

@@ -21,7 +21,9 @@ REFERENCE = "quito"
 
 def award_text(value: object, lang: str) -> str:
     """An award in words: ``"+4"``, or ``"gana la chica"`` for ``"chica"`` (R13, R25, R26)."""
-    return t("learn.value.chica", lang) if value == CHICA else t("learn.value.points", lang, points=value)
+    if value == CHICA:
+        return t("learn.value.chica", lang)
+    return t("learn.value.points", lang, points=value) if value else t("learn.value.no", lang)
 
 
 def _yes_no(value: object, lang: str) -> str:

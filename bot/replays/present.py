@@ -38,7 +38,7 @@ from .steps import Replay, Step
 
 K = EventKind
 COLOR = discord.Colour(0x2E6DB4)
-_PLAY_KINDS = (K.PLAYED, K.CAPTURED, K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS)
+_PLAY_KINDS = (K.PLAYED, K.CAPTURED, K.CAIDA, K.LIMPIA, K.FOUR_CAIDAS, K.PERIQUITO)
 
 
 def replay_command(table_id: int, lang: str) -> str:

@@ -289,6 +289,19 @@ class LobbyMixin:
         self._after(table, lobby=True)
         return table
 
+    async def refresh_lobbies(self, guild_id: int, change: Callable[[Table], bool]) -> int:
+        """Apply a server setting's ``change`` to each open lobby of ``guild_id`` under its lock; a lobby
+        the change touched (it returns True) is persisted and re-rendered. Returns how many changed."""
+        changed = 0
+        for table in [t for t in self.tables.values() if t.guild_id == guild_id and t.status == LOBBY]:
+            async with table.lock, self._unchanged_on_error(table):
+                if table.status != LOBBY or not change(table):
+                    continue
+                await self._save(table)  # type: ignore[attr-defined]
+            self._after(table, lobby=True)  # type: ignore[attr-defined]
+            changed += 1
+        return changed
+
     async def _maybe_start(self, table: Table) -> list[Event] | None:
         """Deal when the table is full (under the lock); returns the deal's events."""
         if not table.is_full or table.status != LOBBY:

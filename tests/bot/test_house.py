@@ -117,3 +117,42 @@ async def open_editor_n(world, member, number: int):
 
 def table_of_any(world, table_id: int):
     return world.bot.tables.tables.get(table_id) or table_of(world, table_id)
+
+
+# ---------------------------------------------------------------- faults found by the QA pass
+
+
+def test_a_replay_step_names_the_periquito_and_its_bonus():
+    from bot.replays.present import event_lines
+
+    from .test_variants_ui import periquito_game, table_with
+
+    game, events = periquito_game()
+    lines = event_lines(table_with(game, {"periquito": True}), events, "es")
+    assert any("periquito" in line.lower() for line in lines), lines
+
+
+async def test_saving_server_house_rules_without_a_table_or_without_house_rules_says_why(world):
+    alone = await world.eva.slash(world.channel, "cuarenta settings", house_rules="save", house_rated=True)
+    assert alone.response.content == t("err.house_no_table", "en")
+    assert (await world.bot.tables.house.get(world.guild.id)).rated is False, "a refusal changes nothing"
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    plain = await world.eva.slash(world.channel, "cuarenta settings", house_rules="save")
+    assert plain.response.content == t("err.house_no_table", "en")
+
+
+async def test_the_lobbys_rated_line_follows_the_server_setting_at_once(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await set_rule(world.ana, (await open_editor(world, world.ana)).response, "falla", "2")
+    assert t("lobby.house_unrated", "es") in lobby_text(world)
+    await world.eva.slash(world.channel, "cuarenta settings", house_rated=True)
+    await world.env.settle()
+    assert t("lobby.house_rated", "es") in lobby_text(world)
+    assert table_of(world, 1).meta["house_rated"] is True
+
+
+async def test_ronda_off_reads_no_for_the_ronda_and_the_doble_ronda(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await set_rule(world.ana, (await open_editor(world, world.ana)).response, "ronda", "0")
+    bullets = [line for line in lobby_text(world).splitlines() if line.startswith("• ")]
+    assert bullets and not any("+0" in line for line in bullets), bullets
