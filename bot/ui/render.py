@@ -16,14 +16,14 @@ from typing import Any
 
 import discord
 
-from bot.engine import GameView, Play
+from bot.engine import GameView, Play, periquito_ranks
 from bot.houserules.items import HouseButton
 from bot.houserules.words import house_lines, rules_label
 from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
 from . import limits
-from .hints import best_captures, hint_lines, is_caida
+from .hints import best_captures, hint_lines, is_caida, periquito_bonus
 from .items import (
     COMPUTER_LEVELS,
     TRAIL_VALUE,
@@ -354,7 +354,7 @@ def turn_ping_payload(table: Table, seat: int, lang: str) -> Payload:
 
 def describe_capture(play: Play, view: GameView, lang: str) -> str:
     """A capture in words: ``"7♦ → 3♣ + 4♥, luego J♠ Q♦ K♣ — limpia"`` (base, then the escalera;
-    caída and limpia marked)."""
+    caída, limpia and a periquito taken marked, §9)."""
     card = play.card
     text = f"{card} → {capture_words(card, play.sorted_captures(), lang, plain_card)}"
     marks = []
@@ -362,6 +362,8 @@ def describe_capture(play: Play, view: GameView, lang: str) -> str:
         marks.append(t("opt.caida", lang))
     if len(play.captures) == len(view.table):
         marks.append(t("opt.limpia", lang))
+    if periquito_bonus(play, view) or (view.rules.periquito and periquito_ranks(play.captures)):
+        marks.append(t("opt.periquito", lang))
     if marks:
         text += " — " + ", ".join(marks)
     return text

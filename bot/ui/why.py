@@ -150,8 +150,8 @@ def explain_last_play(table: Table, lang: str) -> str | None:
     scores = " · ".join(f"{side_name(table, team, lang)}: {score_words(after[team], lang)}"
                         for team in (0, 1))
     lines.append(t("why.score", lang, scores=scores))
-    return "\n".join(" ".join(line.split()) if "  " in line else line for line in lines)  # no double
-    # space where a placeholder (the points) was empty
+    # an empty placeholder (no points) must not leave a double space
+    return "\n".join(" ".join(line.split()) if "  " in line else line for line in lines)
 
 
 def _base_line(play: Play, info: PlayInfo, lang: str) -> str:

@@ -482,3 +482,17 @@ def test_a_periquito_event_without_a_rank_still_reads():
     events = [Event(K.PLAYED, 0, 0, Card.parse("4C")), Event(K.CAPTURED, 0, 0, Card.parse("4C"), (Card.parse("4H"), *fours)),
               Event(K.PERIQUITO, 0, 0, cards=fours, points=6, scores=(6, 0))]
     assert words.records(events)[0].periquito == (4,)
+
+
+def test_the_capture_menu_marks_the_option_that_takes_a_periquito():
+    """The 7♣ can match the 7♦ (nothing more) or sum 5 + 2, which reaches the four 5s on the table and
+    takes them all (§9): only that option says «periquito» in the capture menu."""
+    from bot.engine import periquito_ranks
+    from bot.ui.render import describe_capture
+
+    game = Game.from_position(Rules(periquito=True), players=2, hands=["7C 2C", "AS KH"],
+                              table="7D 5S 5H 5D 5C 2S KD", to_play=0, dealer=1)
+    view = game.view(0)
+    options = [p for p in game.plays_for("7C") if p.captures]
+    marked = {bool(periquito_ranks(p.captures)): "periquito" in describe_capture(p, view, "es") for p in options}
+    assert marked == {True: True, False: False}, [describe_capture(p, view, "es") for p in options]
