@@ -8,6 +8,10 @@ Prints, for 2 and for 4 players under `quito`:
 Times are CPU time of this process (`time.process_time`), i.e. seconds on one core, so other work on the
 machine does not inflate them. Goal (issue 2): at least 3,000 two-player hands a second.
 
+It also prints the cost of one save as the bot makes it today (`Game.to_dict` and `json.dumps` of the
+whole game, every event and play included) with its serialized size, early and late in a long mesa
+(issue 13: a constant-cost save must make the two equal within noise).
+
 With ``--variants`` it also prints the same figures with the seed-002 variants of RULES.md Part 1 §9 on
 (comodines, periquito, both), which take the engine's slower variant path for capture enumeration.
 
@@ -76,6 +80,25 @@ def legal_plays_per_second(players: int, seconds: float, rules: Rules | None = N
     return calls / elapsed
 
 
+def save_cost(players: int, at_play: int, repeats: int = 200) -> tuple[float, int] | None:
+    """Milliseconds of CPU for one whole-game save (``json.dumps(game.to_dict())``) after ``at_play``
+    random plays of one long mesa (target raised so it lasts), and its size in bytes; None when the mesa
+    ends before ``at_play``."""
+    import dataclasses
+    import json
+
+    rng = random.Random(7)
+    game = Game.new(dataclasses.replace(Rules.preset("quito"), target=400, chicas_to_win=3), players, "save")
+    for _ in range(at_play):
+        if game.is_over:
+            return None
+        game.play(rng.choice(game.legal_plays()))
+    start = time.process_time()
+    for _ in range(repeats):
+        text = json.dumps(game.to_dict())
+    return (time.process_time() - start) * 1000 / repeats, len(text.encode())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
@@ -95,6 +118,12 @@ def main() -> None:
                 lps = legal_plays_per_second(players, args.seconds, rules)
                 print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}  quito + {name}")
     print("goal: >= 3,000 two-player hands/s")
+    print(f"{'players':>7} {'after play':>10} {'save ms':>8} {'size KB':>8}   (whole-game JSON save, today)")
+    for players in (2, 4):
+        for at_play in (10, 400, 1000):
+            cost = save_cost(players, at_play)
+            if cost is not None:
+                print(f"{players:>7} {at_play:>10,} {cost[0]:>8.2f} {cost[1] / 1024:>8.1f}")
 
 
 if __name__ == "__main__":
