@@ -127,3 +127,23 @@ async def service(tmp_path):
     yield svc
     await svc.close()
     await store.close()
+
+
+@pytest.fixture
+def locales(monkeypatch):
+    """``{user_id: Discord locale}`` for users whose client is not in en-US (SimCord's default): their
+    interactions carry that locale."""
+    import simcord.interactions
+
+    chosen: dict[int, str] = {}
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend, **kwargs):
+        record, payload = original(backend, **kwargs)
+        locale = chosen.get(kwargs.get("user_id"))
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    return chosen

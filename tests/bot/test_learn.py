@@ -8,7 +8,6 @@ import dataclasses
 import re
 
 import pytest
-import simcord.interactions
 
 from bot.engine import PRESET_NAMES, Card, Game, Rules
 from bot.i18n import message, t
@@ -22,21 +21,6 @@ GLOSSARY = ("caída", "limpia", "ronda", "cartón", "38", "chica", "mesa", "zapa
 """Terms the guide must name in every language (they stay Spanish: Part 1 of the brief)."""
 
 
-@pytest.fixture
-def locales(monkeypatch):
-    """``{user_id: Discord locale}``: users whose client is not in en-US (SimCord's default)."""
-    chosen: dict[int, str] = {}
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = original(backend, **kwargs)
-        locale = chosen.get(kwargs.get("user_id"))
-        if locale is not None:
-            payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    return chosen
 
 
 def words(text: str) -> int:

@@ -4,29 +4,10 @@ language."""
 
 from __future__ import annotations
 
-import pytest
-import simcord.interactions
-
 from bot.i18n import t, translations
 
 from .helpers import latest_hand, pick_play, play_through_ui, table_of
 from .test_catalogs import CATALOGS
-
-
-@pytest.fixture
-def locales(monkeypatch):
-    """``{user_id: Discord locale}`` for the users whose client is not en-US (SimCord's default)."""
-    chosen: dict[int, str] = {}
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = original(backend, **kwargs)
-        if kwargs.get("user_id") in chosen:
-            payload["locale"] = chosen[kwargs["user_id"]]
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    return chosen
 
 
 def foreign_phrases() -> set[str]:

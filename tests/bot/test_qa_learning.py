@@ -27,7 +27,7 @@ from .helpers import (
 )
 from .test_catalogs import CATALOGS
 from .test_leaderboard import play_via_service
-from .test_portuguese import locales, texts_of  # noqa: F401
+from .test_portuguese import texts_of
 
 # ---------------------------------------------------------------------- helpers
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import simcord
 
 from bot.engine import EventKind, Game, Rules
 from bot.i18n import t
@@ -266,23 +265,9 @@ async def test_unknown_other_servers_and_unfinished_tables_are_refused(world):
     assert world.env.errors == []
 
 
-@pytest.fixture
-def spanish_users(monkeypatch):
-    """Users whose Discord client is in Spanish (SimCord sends en-US by default)."""
-    users: set[int] = set()
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = original(backend, **kwargs)
-        if kwargs.get("user_id") in users:
-            payload["locale"] = "es-419"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    return users
 
 
-async def test_history_names_the_command_that_replays_each_mesa(world, spanish_users):
+async def test_history_names_the_command_that_replays_each_mesa(world, locales):
     table = await finished_mesa(world)
     history = await world.ana.slash(world.channel, "cuarenta history")
     embed = history.response.embeds[0]
@@ -291,7 +276,7 @@ async def test_history_names_the_command_that_replays_each_mesa(world, spanish_u
     assert embed.footer.text == t("history.footer", "en")
     assert "replay" in embed.footer.text.lower() and "exactly" not in embed.footer.text
 
-    spanish_users.add(world.ana.id)
+    locales[world.ana.id] = "es-419"
     spanish = await world.ana.slash(world.channel, "cuarenta history")
     assert f"↳ `/cuarenta repetir mesa:{table.id}`" in spanish.response.embeds[0].description
     shown = await world.ana.slash(world.channel, "cuarenta replay", mesa=table.id)
