@@ -34,7 +34,9 @@ async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str,
     """Play one mesa; return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         seeds = iter(f"bench-{name}-{mesa}-{i}" for i in range(1000))
-        settings = Settings(token="bench", database_path=str(Path(tmp) / "bench.db"), ai_delay=0)
+        # computers think in threads: SimCord detaches the bot without closing it, so a worker pool per
+        # mesa would outlive it (the REST writes counted here do not depend on where moves are computed)
+        settings = Settings(token="bench", database_path=str(Path(tmp) / "bench.db"), ai_delay=0, ai_workers=0)
         bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
                           shard_count=1)  # SimCord needs it; Discord decides in production
         async with simcord.run(bot) as env:

@@ -25,6 +25,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
 from bot.tables import TableService
 from bot.tables.timers import Clock
+from bot.tables.workers import ProcessOffload
 from bot.ui import render, words
 from bot.ui.budget import WriteBudget
 from bot.ui.emojis import CardEmojis
@@ -68,7 +69,9 @@ class CuarentaBot(commands.AutoShardedBot):
         settings: `Settings` (database path, development guild …).
         ai_delay: seconds before a computer player moves (default from settings; 0 in tests).
         seed_factory: game seeds (tests pass a fixed one).
-        offload: how slow pure work runs off the loop (default `asyncio.to_thread`).
+        offload: how slow pure work (the computer players' moves) runs off the loop. Default: worker
+            processes (`ProcessOffload` of ``settings.ai_workers``, started at the first move, shut down
+            by `close`); with ``ai_workers`` 0, `asyncio.to_thread`.
         edit_interval: seconds between edits of one table's public message.
         clock, sleep: the presenter's clock and wait (tests inject a fake clock).
         write_budget: hold every channel to Discord's 5 writes per 5 s (`bot.ui.budget`); tests that do
@@ -76,6 +79,9 @@ class CuarentaBot(commands.AutoShardedBot):
         pictures: draw the table picture on the table message.
         card_emojis: upload the 42 card emojis (40 cards and the two jokers) at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
+
+    Attribute ``ai_offload``: the bot's own `ProcessOffload`, or None (an ``offload`` was given, or
+    ``ai_workers`` is 0, or ``sync_only``).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
     (the `QueueService`) and ``queue_presenter``.
@@ -117,7 +123,10 @@ class CuarentaBot(commands.AutoShardedBot):
         self.settings = settings
         self._ai_delay = settings.ai_delay if ai_delay is None else ai_delay
         self._seed_factory = seed_factory
-        self._offload = offload
+        self.ai_offload: ProcessOffload | None = None
+        if offload is None and settings.ai_workers > 0 and not sync_only:
+            self.ai_offload = ProcessOffload(settings.ai_workers)
+        self._offload = offload or self.ai_offload
         self._edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep
@@ -201,13 +210,16 @@ class CuarentaBot(commands.AutoShardedBot):
         return len(synced)
 
     async def close(self) -> None:
-        """Stop the table work, close the Discord connection, then the database."""
+        """Stop the table work (and the computer players' worker processes), close the Discord
+        connection, then the database."""
         if self._store_open:
             await self.queue.close()
             await self.leagues.close()
             await self.tournaments.close()
             await self.tables.close()
             await self.notifier.close()
+        if self.ai_offload is not None:
+            self.ai_offload.close()
         await super().close()
         if self._store_open:
             self._store_open = False

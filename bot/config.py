@@ -7,6 +7,8 @@ Variables (see `.env.example`):
     LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR.
     DISCORD_MEMBERS_INTENT: ``1`` to receive members leaving the server (a privileged intent: enable it
         in the developer portal too); their seat then passes to a computer player at once.
+    AI_WORKERS: worker processes that compute the computer players' moves (default 2; ``0``: threads
+        of the bot's process, which slow every table's answers while a hard computer thinks).
 """
 
 from __future__ import annotations
@@ -32,13 +34,17 @@ class Settings:
     """Seconds a computer player waits before playing, so humans can follow (0 in tests)."""
     members_intent: bool = False
     """Declare the privileged members intent (to hear members leaving the server)."""
+    ai_workers: int = 2
+    """Worker processes for the computer players' moves (`bot.tables.workers.ProcessOffload`), started
+    at the first move; 0 runs them in threads of the bot's process (``asyncio.to_thread``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
         """Read the settings from ``environ`` (default ``os.environ``), after loading `.env` if asked.
 
         Raises:
-            ConfigError: DISCORD_GUILD_ID is not a number, or LOG_LEVEL is unknown.
+            ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, or AI_WORKERS is not a
+                whole number from 0 to 64.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -51,10 +57,14 @@ class Settings:
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        workers_raw = (env.get("AI_WORKERS") or "").strip() or "2"
+        if not (workers_raw.isascii() and workers_raw.isdigit()) or int(workers_raw) > 64:
+            raise ConfigError(f"AI_WORKERS must be a whole number from 0 (threads) to 64, not {workers_raw!r}")
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip(),
             database_path=(env.get("DATABASE_PATH") or "cuarenta.db").strip(),
             guild_id=int(guild_raw) if guild_raw else None,
             log_level=level,
             members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
+            ai_workers=int(workers_raw),
         )
