@@ -8,9 +8,10 @@ Prints, for 2 and for 4 players under `quito`:
 Times are CPU time of this process (`time.process_time`), i.e. seconds on one core, so other work on the
 machine does not inflate them. Goal (issue 2): at least 3,000 two-player hands a second.
 
-It also prints the cost of one save as the bot makes it today (`Game.to_dict` and `json.dumps` of the
-whole game, every event and play included) with its serialized size, early and late in a long mesa
-(issue 13: a constant-cost save must make the two equal within noise).
+It also prints the cost of one save with its serialized size, early and late in a long mesa (issue 13:
+the two must be equal within noise): the compact snapshot the bot saves (`Game.snapshot` + `json.dumps`),
+one real `Store.save_table` of a play (snapshot row updated, play row appended, commit), and for
+comparison the whole game as it was saved before issue 13 (`Game.to_dict`, every event and play).
 
 With ``--variants`` it also prints the same figures with the seed-002 variants of RULES.md Part 1 §9 on
 (comodines, periquito, both), which take the engine's slower variant path for capture enumeration.
@@ -80,12 +81,9 @@ def legal_plays_per_second(players: int, seconds: float, rules: Rules | None = N
     return calls / elapsed
 
 
-def save_cost(players: int, at_play: int, repeats: int = 200) -> tuple[float, int] | None:
-    """Milliseconds of CPU for one whole-game save (``json.dumps(game.to_dict())``) after ``at_play``
-    random plays of one long mesa (target raised so it lasts), and its size in bytes; None when the mesa
-    ends before ``at_play``."""
+def _long_mesa(players: int, at_play: int) -> Game | None:
+    """One long mesa (target raised so it lasts) after ``at_play`` random plays, or None if it ended."""
     import dataclasses
-    import json
 
     rng = random.Random(7)
     game = Game.new(dataclasses.replace(Rules.preset("quito"), target=400, chicas_to_win=3), players, "save")
@@ -93,10 +91,57 @@ def save_cost(players: int, at_play: int, repeats: int = 200) -> tuple[float, in
         if game.is_over:
             return None
         game.play(rng.choice(game.legal_plays()))
+    return game
+
+
+def save_cost(players: int, at_play: int, repeats: int = 200) -> tuple[float, int, float, int] | None:
+    """CPU milliseconds and bytes of one save after ``at_play`` plays of a long mesa, two ways:
+    the compact save the bot makes (``json.dumps(game.snapshot())``, done twice a play: the rollback
+    point and the saved row) and the whole game (``json.dumps(game.to_dict())``, the save before issue 13).
+    Shape: (snapshot ms, snapshot bytes, whole-game ms, whole-game bytes); None when the mesa ends first."""
+    import json
+
+    game = _long_mesa(players, at_play)
+    if game is None:
+        return None
     start = time.process_time()
     for _ in range(repeats):
-        text = json.dumps(game.to_dict())
-    return (time.process_time() - start) * 1000 / repeats, len(text.encode())
+        small = json.dumps(game.snapshot())
+    compact = (time.process_time() - start) * 1000 / repeats
+    start = time.process_time()
+    for _ in range(repeats):
+        whole = json.dumps(game.to_dict())
+    return compact, len(small.encode()), (time.process_time() - start) * 1000 / repeats, len(whole.encode())
+
+
+def store_save_cost(players: int, at_play: int, repeats: int = 200) -> float | None:
+    """CPU milliseconds (this process, aiosqlite's thread included) of one real `Store.save_table` of a
+    play, as `TableService` makes it, after ``at_play`` plays, on a temporary SQLite file."""
+    import asyncio
+    import tempfile
+    from pathlib import Path
+
+    from bot.store import Store
+
+    game = _long_mesa(players, at_play)
+    if game is None:
+        return None
+
+    async def run() -> float:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = await Store.open(str(Path(tmp) / "save.db"))
+            tid = await store.create_table(guild_id=1, channel_id=1, host_id=1, players=players, preset="quito",
+                                           seats=[None] * players, meta={})
+            start = time.process_time()
+            for seq in range(repeats):
+                await store.save_table(table_id=tid, host_id=1, status="playing", seed="save",
+                                       seats=[None] * players, game=game.snapshot(),
+                                       play=(at_play + seq, 0, "7D", ""), timers={})
+            spent = time.process_time() - start
+            await store.close()
+        return spent * 1000 / repeats
+
+    return asyncio.run(run())
 
 
 def main() -> None:
@@ -118,12 +163,15 @@ def main() -> None:
                 lps = legal_plays_per_second(players, args.seconds, rules)
                 print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}  quito + {name}")
     print("goal: >= 3,000 two-player hands/s")
-    print(f"{'players':>7} {'after play':>10} {'save ms':>8} {'size KB':>8}   (whole-game JSON save, today)")
+    print(f"{'players':>7} {'after play':>10} {'snapshot ms':>11} {'size KB':>8} {'store save ms':>13}"
+          f" {'whole-game ms':>13} {'size KB':>8}   (one save; the whole game is the save before issue 13)")
     for players in (2, 4):
         for at_play in (10, 400, 1000):
             cost = save_cost(players, at_play)
-            if cost is not None:
-                print(f"{players:>7} {at_play:>10,} {cost[0]:>8.2f} {cost[1] / 1024:>8.1f}")
+            stored = store_save_cost(players, at_play)
+            if cost is not None and stored is not None:
+                print(f"{players:>7} {at_play:>10,} {cost[0]:>11.3f} {cost[1] / 1024:>8.2f} {stored:>13.3f}"
+                      f" {cost[2]:>13.2f} {cost[3] / 1024:>8.1f}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Building a game from any position, and its JSON form: `Game.from_position`, `Game.to_dict`,
-`Game.from_dict`. A mixin of `bot.engine.game.Game`, kept apart so that game.py holds the rules of play.
+"""Building a game from any position, and its JSON forms: `Game.from_position`, `Game.to_dict` /
+`Game.from_dict` (the whole game) and `Game.snapshot` / `Game.from_snapshot` / `Game.restore` (the
+compact state that tables save). A mixin of `bot.engine.game.Game`, kept apart so that game.py holds the rules of play.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class PositionsMixin:
     events: list[Event]
     plays: list[Play]
     winner: int | None
+    _cache_key: int
 
     def __init__(self, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> None:
         raise NotImplementedError  # pragma: no cover - Game.__init__ builds every attribute
@@ -216,23 +218,38 @@ class PositionsMixin:
     # ---------------------------------------------------------------- persistence
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data holding the whole state; `Game.from_dict` restores an identical game."""
+        """Plain JSON-ready data holding the whole state and history (every event and play);
+        `Game.from_dict` restores an identical game. Its size grows with the mesa: tables save a
+        `snapshot` instead."""
+        return {"version": 1, **self.to_dict_state(),
+                "events": [e.to_dict() for e in self.events], "plays": [p.to_dict() for p in self.plays]}
 
-        def codes(cards: Iterable[Card]) -> list[str]:
-            return [c.code for c in cards]
+    def snapshot(self) -> dict[str, Any]:
+        """The compact state, JSON-ready: hands, stock, table, piles, scores, turn, rondas, and the counts
+        of plays and events, but no history. Its size does not grow with the mesa (about 1 KB): it is
+        what a table saves after every play, next to the play's own row (issue 13).
 
+        `Game.from_snapshot` rebuilds the game from it and the plays; `Game.restore` rewinds this game
+        to it."""
+        data = self.to_dict_state()
+        data["version"] = 2
+        data["play_count"] = len(self.plays)
+        data["event_count"] = len(self.events)
+        return data
+
+    def to_dict_state(self) -> dict[str, Any]:
+        """The fields shared by `to_dict` and `snapshot`: everything but the version and the history."""
         return {
-            "version": 1,
             "rules": self.rules.to_dict(),
             "players": self.players,
             "seed": self.seed,
             "dealer": self.dealer,
             "to_play": self.to_play,
-            "hands": [codes(h) for h in self.hands],
-            "stock": codes(self.stock),
-            "table": codes(self.table),
-            "piles": [codes(p) for p in self.piles],
-            "dead": codes(self.dead),
+            "hands": [[c.code for c in h] for h in self.hands],
+            "stock": [c.code for c in self.stock],
+            "table": [c.code for c in self.table],
+            "piles": [[c.code for c in p] for p in self.piles],
+            "dead": [c.code for c in self.dead],
             "scores": list(self.scores),
             "chicas": list(self.chicas),
             "streaks": list(self.streaks),
@@ -244,10 +261,72 @@ class PositionsMixin:
             "last_capturer": self.last_capturer,
             "rondas": [[seat, rank, index] for seat, (rank, index) in sorted(self.rondas.items())],
             "hidden": sorted(self.hidden),
-            "events": [e.to_dict() for e in self.events],
-            "plays": [p.to_dict() for p in self.plays],
             "winner": self.winner,
         }
+
+    def _set_state(self, data: dict[str, Any]) -> None:
+        """Set every state field from `to_dict_state` data (not rules, players, seed or the history)."""
+        self.dealer = data["dealer"]
+        self.to_play = data["to_play"]
+        self.hands = [parse_cards(h) for h in data["hands"]]
+        self.stock = parse_cards(data["stock"])
+        self.table = parse_cards(data["table"])
+        self.piles = [parse_cards(p) for p in data["piles"]]
+        self.dead = parse_cards(data["dead"])
+        self.scores = list(data["scores"])
+        self.chicas = list(data["chicas"])
+        self.streaks = list(data["streaks"])
+        self.hand_number = data["hand_number"]
+        self.deal_number = data["deal_number"]
+        self.chica_number = data["chica_number"]
+        self.last_trail = Card.parse(data["last_trail"]) if data["last_trail"] else None
+        self.last_trail_seat = data["last_trail_seat"]
+        self.last_capturer = data["last_capturer"]
+        self.rondas = {seat: (rank, index) for seat, rank, index in data["rondas"]}
+        self.hidden = set(data["hidden"])
+        self.winner = data["winner"]
+        self._cache_key = -1
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Rewind this game to an earlier `snapshot` of itself: the state is set back and the plays and
+        events made since are dropped. Costs the size of the snapshot, not of the mesa (how a play is
+        undone when it could not be saved).
+
+        Raises:
+            PositionError: not a version-2 snapshot, or one taken later than the game's present.
+        """
+        if snapshot.get("version") != 2:
+            raise PositionError(f"not a game snapshot (version {snapshot.get('version')!r})")
+        if snapshot["play_count"] > len(self.plays) or snapshot["event_count"] > len(self.events):
+            raise PositionError("the snapshot is later than the game")
+        self._set_state(snapshot)
+        del self.plays[snapshot["play_count"]:]
+        del self.events[snapshot["event_count"]:]
+
+    @classmethod
+    def from_snapshot(cls, snapshot: dict[str, Any], plays: Iterable[Play]) -> Self:
+        """Rebuild a game from its `snapshot` and its plays in order: the engine replays the plays from
+        the seed (which rebuilds the history, events included) and checks the result equals the snapshot
+        (how a table is restored after a restart).
+
+        Raises:
+            PositionError: not a snapshot, or the plays do not lead to it (missing or altered plays).
+            IllegalPlayError: a stored play is not legal where it is replayed.
+        """
+        if snapshot.get("version") != 2:
+            raise PositionError(f"not a game snapshot (version {snapshot.get('version')!r})")
+        try:
+            game = cls.replay(Rules.from_dict(snapshot["rules"]), snapshot["players"],  # type: ignore[attr-defined]
+                              snapshot["seed"], plays)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PositionError(f"not a game snapshot: {exc}") from exc
+        rebuilt = game.snapshot()
+        # rules saved before a field existed load with its default (`Rules.from_dict`): compare values
+        rebuilt["rules"] = snapshot["rules"] if game.rules == Rules.from_dict(snapshot["rules"]) else rebuilt["rules"]
+        if rebuilt != snapshot:
+            differ = sorted(k for k in set(rebuilt) | set(snapshot) if rebuilt.get(k) != snapshot.get(k))
+            raise PositionError(f"the stored plays do not rebuild the snapshot (differs in {', '.join(differ)})")
+        return game
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
@@ -261,27 +340,9 @@ class PositionsMixin:
             raise PositionError(f"unknown game data version {data.get('version')!r}")
         try:
             game = cls(Rules.from_dict(data["rules"]), data["players"], data["seed"])
-            game.dealer = data["dealer"]
-            game.to_play = data["to_play"]
-            game.hands = [parse_cards(h) for h in data["hands"]]
-            game.stock = parse_cards(data["stock"])
-            game.table = parse_cards(data["table"])
-            game.piles = [parse_cards(p) for p in data["piles"]]
-            game.dead = parse_cards(data["dead"])
-            game.scores = list(data["scores"])
-            game.chicas = list(data["chicas"])
-            game.streaks = list(data["streaks"])
-            game.hand_number = data["hand_number"]
-            game.deal_number = data["deal_number"]
-            game.chica_number = data["chica_number"]
-            game.last_trail = Card.parse(data["last_trail"]) if data["last_trail"] else None
-            game.last_trail_seat = data["last_trail_seat"]
-            game.last_capturer = data["last_capturer"]
-            game.rondas = {seat: (rank, index) for seat, rank, index in data["rondas"]}
-            game.hidden = set(data["hidden"])
+            game._set_state(data)
             game.events = [Event.from_dict(e) for e in data["events"]]
             game.plays = [Play.from_dict(p) for p in data["plays"]]
-            game.winner = data["winner"]
         except (KeyError, TypeError, ValueError) as exc:
             raise PositionError(f"not a saved game: {exc}") from exc
         return game

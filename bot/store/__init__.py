@@ -1,8 +1,9 @@
 """Persistence: one long-lived aiosqlite connection (WAL, foreign keys on) and numbered SQL migrations
 tracked by ``PRAGMA user_version``.
 
-Migrations are the files ``migrations/NNNN_name.sql``; file N brings the schema to version N. Each is
-applied in one transaction.
+Migrations are the files ``migrations/NNNN_name.sql`` (SQL) or ``migrations/NNNN_name.py`` (a data migration:
+a module with ``async def upgrade(conn)``); file N brings the schema to version N. Each is applied in one
+transaction.
 
 All other modules talk to SQLite only through `Store`'s small repository methods, which take and return
 plain values (ints, strings, dicts).
@@ -11,6 +12,7 @@ plain values (ints, strings, dicts).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -21,7 +23,7 @@ from typing import Any
 import aiosqlite
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 
 
 class StoreError(RuntimeError):
@@ -47,6 +49,15 @@ def migrations() -> list[tuple[int, Path]]:
     return found
 
 
+def _load_migration(path: Path) -> Any:
+    """Import a data migration module from its file."""
+    spec = importlib.util.spec_from_file_location(f"bot.store.migrations.m{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @dataclass
 class TableRow:
     """One row of ``tables`` with its JSON columns decoded."""
@@ -65,6 +76,9 @@ class TableRow:
     meta: dict[str, Any]
     timers: dict[str, Any] = field(default_factory=dict)
     casual: bool = False
+    plays: list[tuple[int, str, str]] = field(default_factory=list)
+    """The table's stored plays as ``(seat, card, captures)``, in order, when ``game`` is a snapshot
+    (version 2: `bot.engine.Game.from_snapshot` rebuilds the game from both); empty otherwise."""
 
 
 class Store:
@@ -125,9 +139,15 @@ class Store:
         for number, path in migrations():
             if number <= version:
                 continue
-            sql = path.read_text(encoding="utf-8")
             try:
-                await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+                if path.suffix == ".py":
+                    await self._conn.execute("BEGIN")
+                    await _load_migration(path).upgrade(self._conn)
+                    await self._conn.execute(f"PRAGMA user_version = {number}")
+                    await self._conn.commit()
+                else:
+                    sql = path.read_text(encoding="utf-8")
+                    await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
             except Exception as exc:
                 await self._conn.rollback()
                 raise StoreError(f"migration {path.name} failed: {exc}") from exc
@@ -166,7 +186,11 @@ class Store:
         timers: dict[str, Any] | None = None, casual: bool | None = None, meta: dict[str, Any] | None = None,
     ) -> None:
         """Write a table's state in one transaction, with the play that produced it
-        (``(seq, seat, card, captures)``) and, when the mesa just ended, its result row.
+        (``(seq, seat, card, captures)``, appended to ``plays``) and, when the mesa just ended, its result row.
+
+        ``game`` is the game's compact snapshot (`bot.engine.Game.snapshot`, about 1 KB whatever the
+        length of the mesa): with the appended plays it rebuilds the game, so the cost of a save does not
+        grow with the mesa (issue 13).
 
         ``before_commit`` runs inside the transaction, after these writes, with the write lock held (the
         ratings of the chicas the play finished); if it raises, nothing is written.
@@ -221,19 +245,33 @@ class Store:
             casual=bool(row["casual"]) if "casual" in row.keys() else False,
         )
 
+    async def _with_plays(self, rows: list[TableRow]) -> list[TableRow]:
+        """Attach the stored plays to every row whose game is a snapshot (one query per 500 tables)."""
+        wanted = [r for r in rows if r.game is not None and r.game.get("version") == 2]
+        for start in range(0, len(wanted), 500):
+            chunk = {r.id: r for r in wanted[start:start + 500]}
+            marks = ", ".join("?" * len(chunk))
+            async with self._conn.execute(
+                f"SELECT table_id, seat, card, captures FROM plays WHERE table_id IN ({marks})"
+                " ORDER BY table_id, seq", tuple(chunk)
+            ) as cur:
+                for r in await cur.fetchall():
+                    chunk[r["table_id"]].plays.append((r["seat"], r["card"], r["captures"]))
+        return rows
+
     async def load_table(self, table_id: int) -> TableRow | None:
-        """One table by id, or None."""
+        """One table by id (with its plays, see `TableRow.plays`), or None."""
         async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
             row = await cur.fetchone()
-        return self._row(row) if row else None
+        return (await self._with_plays([self._row(row)]))[0] if row else None
 
     async def load_open_tables(self) -> list[TableRow]:
-        """Every table in the lobby or in play, oldest first (restored after a restart)."""
+        """Every table in the lobby or in play, oldest first, with their plays (restored after a restart)."""
         async with self._conn.execute(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
-        return [self._row(r) for r in rows]
+        return await self._with_plays([self._row(r) for r in rows])
 
     async def load_finished_tables(self, since_days: float) -> list[TableRow]:
         """Tables whose mesa finished within the last ``since_days`` days, oldest first (the ratings
@@ -243,7 +281,7 @@ class Store:
             " 'now', ?) ORDER BY id", (f"-{float(since_days)} days",)
         ) as cur:
             rows = await cur.fetchall()
-        return [self._row(r) for r in rows]
+        return await self._with_plays([self._row(r) for r in rows])
 
     async def plays(self, table_id: int) -> list[tuple[int, str, str]]:
         """The stored plays of a table as ``(seat, card, captures)``, in order."""

@@ -160,7 +160,8 @@ class LobbyMixin:
         (seats, with their away flags, host, status, seed, game, timers, casual flag and meta)."""
         seats = [s.to_dict() if s is not None else None for s in table.seats]
         host, status, seed, casual = table.host_id, table.status, table.seed, table.casual
-        game = table.game.to_dict() if table.game is not None else None
+        game = table.game
+        snapshot = game.snapshot() if game is not None else None
         timers = table.timers.to_dict()
         meta = copy.deepcopy(table.meta)
         try:
@@ -168,7 +169,9 @@ class LobbyMixin:
         except BaseException:
             table.seats = [Seat.from_dict(s) if s is not None else None for s in seats]
             table.host_id, table.status, table.seed, table.casual = host, status, seed, casual
-            table.game = Game.from_dict(game) if game is not None else None
+            table.game = game
+            if game is not None and snapshot is not None:
+                game.restore(snapshot)
             table.timers = Timers.from_dict(timers)
             table.meta = meta
             raise

@@ -163,7 +163,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
             id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
             players=row.players, preset=row.preset, status=row.status, seed=row.seed,
             seats=[Seat.from_dict(s) if s else None for s in row.seats],
-            game=Game.from_dict(row.game) if row.game else None,
+            game=_game_of(row),
             messages=Messages.from_dict(row.messages), meta={**row.meta, **({"casual": True} if row.casual else {})},
             timers=Timers.from_dict(row.timers), casual=row.casual,
         )
@@ -390,7 +390,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
         """Play under the lock and persist; on a storage failure the in-memory game is restored."""
         game = table.game
         assert game is not None
-        before = game.to_dict()
+        before = game.snapshot()  # constant size: the rollback costs the same at any point of the mesa
         try:
             events = game.play(play, seat=seat)
         except engine.IllegalPlayError:
@@ -398,7 +398,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
         try:
             await self._save(table, play=(len(game.plays) - 1, seat, play))
         except BaseException:
-            table.game = Game.from_dict(before)
+            game.restore(before)
             if table.status == FINISHED:
                 table.status = PLAYING
             raise
@@ -565,7 +565,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
         await self.store.save_table(
             table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
             seats=[s.to_dict() if s else None for s in table.seats],
-            game=game.to_dict() if game is not None else None, play=row_play, mesa=mesa,
+            game=game.snapshot() if game is not None else None, play=row_play, mesa=mesa,
             before_commit=before_commit, timers=table.timers.to_dict(), casual=table.casual,
             meta=table.meta if play is None else None,
         )
@@ -614,6 +614,20 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
                     raise
                 except Exception:
                     log.exception("table %d: notifying failed", table.id)
+
+
+def _game_of(row: TableRow) -> Game | None:
+    """The game of a stored table: rebuilt from its snapshot and plays (`Game.from_snapshot`), or from a
+    whole saved game (version 1, written before issue 13 and not yet migrated).
+
+    Raises:
+        engine.PositionError: the stored game is damaged, or its plays do not rebuild it.
+    """
+    if not row.game:
+        return None
+    if row.game.get("version") == 2:
+        return Game.from_snapshot(row.game, [Play.parse(card, captures.split()) for _, card, captures in row.plays])
+    return Game.from_dict(row.game)
 
 
 def _play_ended_chica(game: Game) -> bool:

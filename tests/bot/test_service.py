@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.engine import Game
+from bot.engine import Game, Play
 from bot.tables import (
     Choice,
     IllegalPlayError,
@@ -72,7 +72,8 @@ async def test_an_accepted_play_is_persisted_before_returning(service):
             break
         assert isinstance(result, Choice) and len(result.options) > 1
     stored = await service.store.load_table(table.id)
-    assert Game.from_dict(stored.game) == table.game
+    assert stored.game == table.game.snapshot() and "events" not in stored.game
+    assert Game.from_snapshot(stored.game, [Play.parse(c, x.split()) for _, c, x in stored.plays]) == table.game
     assert len(await service.store.plays(table.id)) == 1
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import PRESET_NAMES, Card, EventKind, Game, Rules, deck_for
+from bot.engine import PRESET_NAMES, Card, EventKind, Game, PositionError, Rules, deck_for
 
 K = EventKind
 PLAY_AWARDS = (K.CAIDA, K.LIMPIA)
@@ -127,6 +127,61 @@ def test_invariants_hold_through_whole_mesas(variant, seed, preset, players):
     assert game.chicas[game.winner] == rules.chicas_to_win or (
         rules.zapateria and any(e.kind == K.MESA_WON and e.zapatero for e in game.events)
     )
+
+
+@variants
+@settings(max_examples=5, deadline=None)
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_a_snapshot_and_the_plays_rebuild_the_game_at_every_step(variant, seed, preset, players):
+    """Issue 13: the compact snapshot (no history) plus the plays rebuild an identical game, and
+    `restore` rewinds a game to any earlier snapshot of itself."""
+    rules = rules_for(preset, variant)
+    rng = random.Random(seed)
+    game = Game.new(rules, players, seed)
+    taken: list[tuple[dict, Game]] = []
+    while not game.is_over and len(game.plays) < 250:
+        snapshot = json.loads(json.dumps(game.snapshot()))
+        assert "events" not in snapshot and "plays" not in snapshot and snapshot["event_count"] == len(game.events)
+        if rng.random() < 0.1:
+            taken.append((snapshot, Game.from_dict(game.to_dict())))
+        restored = Game.from_snapshot(snapshot, game.plays)
+        assert restored == game
+        game.play(rng.choice(game.legal_plays()))
+    assert Game.from_snapshot(game.snapshot(), game.plays) == game
+    for snapshot, then in reversed(taken):
+        game.restore(snapshot)
+        assert game == then and game.legal_plays() == then.legal_plays()
+
+
+@given(seed=seeds, players=player_counts)
+@settings(max_examples=5, deadline=None)
+def test_a_snapshot_does_not_grow_with_the_mesa(seed, players):
+    """Issue 13: the saved state after 400 plays is about as big as after 10 (no history in it)."""
+    rng = random.Random(seed)
+    game = Game.new(Rules.preset("quito"), players, seed)
+    sizes = {}
+    while len(game.plays) < 400:
+        if game.is_over:
+            game = Game.new(Rules.preset("quito"), players, f"{seed}+")
+        game.play(rng.choice(game.legal_plays()))
+        if len(game.plays) in (10, 400):
+            sizes[len(game.plays)] = len(json.dumps(game.snapshot()))
+    assert sizes[400] < 1.5 * sizes[10] < 3000, sizes
+    assert len(json.dumps(game.to_dict())) > 10 * sizes[400], "the whole game does grow: the test measures"
+
+
+def test_plays_that_do_not_lead_to_the_snapshot_are_refused():
+    game = Game.new(Rules.preset("quito"), 2, "tamper")
+    rng = random.Random(3)
+    for _ in range(30):
+        game.play(rng.choice(game.legal_plays()))
+    snapshot = game.snapshot()
+    with pytest.raises(PositionError, match="do not rebuild"):
+        Game.from_snapshot(snapshot, game.plays[:-1])
+    with pytest.raises(PositionError, match="not a game snapshot"):
+        Game.from_snapshot(game.to_dict(), game.plays)
+    with pytest.raises(PositionError, match="later than the game"):
+        Game.new(Rules.preset("quito"), 2, "tamper").restore(snapshot)
 
 
 @variants
