@@ -16,6 +16,10 @@ Printed per N:
 - peak RSS of the process (MB).
 
 Run: ``python bench/load.py`` (N = 1, 10, 50; ``--tables 1 10 50 200``, ``--rounds R``).
+
+SimCord's own bookkeeping dominates the CPU here from about 50 tables on, so these CPU figures are not
+the bot's: `bench/loopback.py` measures the unmodified bot alone, against a fake Discord in another
+process, with tables played at real-time paces.
 """
 
 from __future__ import annotations

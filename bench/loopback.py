@@ -1,0 +1,618 @@
+"""Many live tables over a loopback fake Discord: the unmodified bot's own acknowledgement latency, REST
+calls, CPU and memory per play (issue 13).
+
+Three things run, on 127.0.0.1:
+
+- **a fake Discord** (`bench/fake_discord.py`, its own process): the REST API the bot calls (messages,
+  DMs, interaction callbacks, webhook edits and follow-ups, application emojis), with the per-channel
+  rate-limit headers of 5 writes / 5 s (429 past them). It keeps every message, so a click carries the DM
+  hand exactly as Discord would show it, and holds the bot to Discord's rules: an interaction answered
+  after 3 s is refused (10062), a token reaches only its interaction's response and follow-ups, for 15
+  minutes;
+- **the bot** (the bench process), unmodified, with production settings: ``edit_interval`` 1 s, the write
+  budget, the table picture, card emojis, INFO logging (to a file). ``bot.login`` runs ``setup_hook``
+  against the fake; no gateway is connected: the GUILD_CREATE of one server (N text channels, 2 N
+  members, the bot as administrator) is fed to ``parse_guild_create``, READY is dispatched, and every
+  INTERACTION_CREATE arrives from the fake as JSON text, read and handed to
+  ``ConnectionState.parse_interaction_create`` as the gateway would;
+- **the people** (a driver in the bench process): N tables of 1 v 1, both seats people playing from their
+  DM hands. A table is opened with ``/cuarenta new players:2 turn_timer:300`` and ``/cuarenta join``, and
+  opened again in the same channel when its mesa ends, so N tables stay live. The person in turn picks
+  the play with ``choose_play("greedy", …)`` (from the bot's in-memory game, as `bench/load.py`) and
+  clicks it on their DM hand: a card button, then the capture menu when the bot shows one, or the trail
+  select. The fake waits, if needed, until the hand shows that control (the bot's coalesced DM edit, or a
+  new DM when it alerts the turn), and puts the hand message in the interaction.
+  Paces: ``fast``, a click 0.5–1.5 s (uniform) after the previous answer at that table; ``human``,
+  5–10 s between plays (the second step of a play, the capture menu, always comes 0.5–1.5 s after the first).
+
+Printed per N (one line):
+- plays in the run and plays/s;
+- acknowledgement latency p50 / p95 / p99: ms from the moment the bot process read the event to the
+  moment its first callback reached the fake (``time.monotonic``, one clock for both processes);
+- interactions answered after 3 s, and not answered at all (5 s of grace after the run);
+- bot-token REST calls per play (interaction callbacks and webhook calls are not counted; the 3 routes
+  called most are printed below the table), and per second (Discord allows a bot 50/s);
+- CPU ms per play of the bench process (``process_time``, every thread: the bot, aiosqlite's thread),
+  minus the driver's own CPU (``thread_time`` of its code; the event loop's cost of its sleeps and
+  futures, some tens of µs a click, stays in), and the fake Discord's CPU share (% of one core);
+- peak RSS of the bench process (MB; each N runs in a fresh process).
+Then, per N: every route called, how each click was run (discord.py's dispatch or the bot's router
+fallback), the bot's ERROR / WARNING log records (counted, the first few printed), unknown routes,
+requests the fake refused, 429s, and refusals the people were shown.
+
+Run: ``python bench/loopback.py`` (N = 1, 10, 50 fast, then 200 human), or
+``python bench/loopback.py --tables 1 10 50 --pace fast --seconds 20``;
+``--profile FILE`` runs cProfile in the bench process during the run (stats in FILE, or FILE.<N> for
+several N), and prints the top 25 bot/, cogs/ and discord/ frames by tottime and by cumtime, and the top
+15 of all frames (C too) by tottime; the CPU and latency figures of a profiled run include the
+profiler's overhead. ``--dump FILE`` writes the first table's last messages, as the fake holds them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import cProfile
+import io
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import pstats
+import random
+import resource
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import fake_discord  # noqa: E402
+
+BOT_ID = fake_discord.BOT_ID
+GUILD_ID = 1200000000000000000
+ADMIN = str((1 << 53) - 1)
+MEMBER_PERMS = str(0x0000_0400 | 0x0000_0800 | 0x8000_0000 | 0x0001_0000 | 0x0000_4000 | 0x0000_8000)
+"""view channel, send messages, use application commands, read history, embed links, attach files."""
+DM_APP_PERMS = str(0x0000_0400 | 0x0000_0800 | 0x0000_4000 | 0x0000_8000 | 0x0001_0000 | 0x0004_0000)
+LATE = 3.0
+GRACE = 5.0
+PACES = {"fast": (0.5, 1.5), "human": (5.0, 10.0)}
+STEP = (0.5, 1.5)
+"""The delay before the second step of a play (the capture menu), whatever the pace."""
+
+
+class Errors(logging.Handler):
+    """Counts the bot's ERROR and WARNING records and keeps the first few."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: collections.Counter[str] = collections.Counter()
+        self.first: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] += 1
+        if len(self.first) < 8:
+            text = f"{record.levelname} {record.name}: {record.getMessage()}"
+            if record.exc_info:
+                text += "\n    " + "    ".join(logging.Formatter().formatException(record.exc_info).splitlines(True)[-3:])
+            self.first.append(text)
+
+
+class Driver:
+    """The people: N seats pairs, one channel each; opens tables, clicks, waits for answers."""
+
+    def __init__(self, bot: Any, n: int, pace: str, rng: random.Random) -> None:
+        self.bot = bot
+        self.n = n
+        self.pace = PACES[pace]
+        self.rng = rng
+        self.cpu = 0.0
+        """thread_time spent in the driver's own code."""
+        self.ids = itertools.count((int(time.time() * 1000) - fake_discord.DISCORD_EPOCH) << 22 | (7 << 17))
+        self.sent: dict[int, float] = {}
+        self.pending: dict[int, asyncio.Future[int]] = {}
+        self.writer: asyncio.StreamWriter | None = None
+        self.stop = False
+        self.recording = False
+        self.tables_by_slot: dict[int, Any] = {}
+        self.all_tables: dict[int, tuple[Any, int]] = {}
+        """Every table played in the run: (table, its plays when the run started)."""
+        self.opened = 0
+        self.finished = 0
+        self.ack_timeouts = 0
+        self.paths: collections.Counter[str] = collections.Counter()
+        """Component clicks by who runs them: discord.py's DynamicItem dispatch, or the bot's router fallback
+        (the control is not on the message the click carries)."""
+        self.slots = []
+        for i in range(n):
+            channel = {"id": str(GUILD_ID + 1000 + i), "type": 0, "guild_id": str(GUILD_ID), "name": f"mesa-{i}",
+                       "position": i, "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
+                       "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+            people = [self._user(GUILD_ID + 100000 + 2 * i + k, f"{'ab'[k]}{i}") for k in range(2)]
+            self.slots.append((channel, people))
+
+    @staticmethod
+    def _user(uid: int, name: str) -> dict[str, Any]:
+        return {"id": str(uid), "username": name, "discriminator": "0", "global_name": name.upper(), "avatar": None,
+                "public_flags": 0, "bot": False, "avatar_decoration_data": None, "primary_guild": None}
+
+    def users(self) -> list[dict[str, Any]]:
+        return [u for _, people in self.slots for u in people]
+
+    def guild_create(self) -> dict[str, Any]:
+        joined = "2024-01-01T00:00:00+00:00"
+
+        def member(user: dict[str, Any], roles: list[str]) -> dict[str, Any]:
+            return {"user": user, "roles": roles, "joined_at": joined, "deaf": False, "mute": False, "flags": 0,
+                    "nick": None, "avatar": None, "banner": None, "pending": False, "premium_since": None,
+                    "communication_disabled_until": None}
+
+        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": MEMBER_PERMS, "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        bot_role = {"id": str(GUILD_ID + 1), "name": "Cuarenta", "permissions": ADMIN, "position": 1, "color": 0,
+                    "hoist": False, "managed": True, "mentionable": False, "flags": 0,
+                    "tags": {"bot_id": str(BOT_ID)}}
+        members = [member(fake_discord.BOT_USER, [bot_role["id"]])] + [member(u, []) for u in self.users()]
+        return {
+            "id": str(GUILD_ID), "name": "Loopback", "icon": None, "splash": None, "discovery_splash": None,
+            "owner_id": self.users()[0]["id"], "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 1, "explicit_content_filter": 0, "roles": [everyone, bot_role],
+            "emojis": [], "stickers": [], "features": [], "mfa_level": 0, "application_id": None,
+            "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+            "max_members": 500000, "vanity_url_code": None, "description": None, "banner": None,
+            "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "es-ES",
+            "public_updates_channel_id": None, "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "joined_at": joined, "large": len(members) > 250, "unavailable": False, "member_count": len(members),
+            "voice_states": [], "members": members, "channels": [c for c, _ in self.slots], "threads": [],
+            "presences": [], "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+        }
+
+    # ------------------------------------------------------------------ the wire
+
+    def _base(self, kind: int) -> dict[str, Any]:
+        iid = next(self.ids)
+        return {"id": str(iid), "application_id": str(BOT_ID), "type": kind, "token": secrets.token_urlsafe(24),
+                "version": 1, "locale": "es-419", "entitlements": [], "attachment_size_limit": 10485760}
+
+    def _expect(self, payload: dict[str, Any]) -> asyncio.Future[int]:
+        iid = int(payload["id"])
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.pending[iid] = future
+        return future
+
+    def command(self, slot: int, who: int, sub: str, options: list[dict[str, Any]]) -> asyncio.Future[int]:
+        channel, people = self.slots[slot]
+        user = people[who]
+        payload = self._base(2)
+        payload.update(
+            data={"id": str(self.command_id), "name": self.group, "type": 1, "guild_id": str(GUILD_ID),
+                  "options": [{"name": sub, "type": 1, "options": options}]},
+            guild_id=str(GUILD_ID), guild={"id": str(GUILD_ID), "locale": "es-ES", "features": []},
+            channel_id=channel["id"], channel=channel, guild_locale="es-ES", app_permissions=ADMIN,
+            member={"user": user, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                    "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False,
+                    "premium_since": None, "permissions": MEMBER_PERMS, "communication_disabled_until": None},
+            authorizing_integration_owners={"0": str(GUILD_ID)}, context=0)
+        future = self._expect(payload)
+        assert self.writer is not None
+        self.writer.write(b"X " + json.dumps(payload).encode() + b"\n")
+        return future
+
+    def click(self, table: Any) -> tuple[asyncio.Future[int], int]:
+        """The person in turn clicks their play on their DM hand; returns (answered, the nonce clicked)."""
+        from bot.tables import choose_play
+        from bot.tables.choices import outcome
+        from bot.ui.render import PAGE_VALUE_PREFIX
+
+        game = table.game
+        seat = game.to_play
+        view = game.view(seat)
+        play = choose_play("greedy", game.seed, view)
+        tid, nonce, code = table.id, table.nonce, play.card.code
+        value = "-" if play.is_trail else ".".join(c.code for c in play.sorted_captures())
+        values = [value] + [".".join(c.code for c in p.sorted_captures()) for p in game.plays_for(play.card)
+                            if p.captures and p != play and outcome(p, view) == outcome(play, view)]
+        if play.is_trail and any(p.captures for p in game.plays_for(play.card)):
+            fallback = {"custom_id": f"c4:t:{tid}:{nonce}", "component_type": 3, "values": [code]}
+        else:
+            fallback = {"custom_id": f"c4:p:{tid}:{nonce}:{code}", "component_type": 2}
+        person = table.seats[seat]
+        user = next(u for _, people in self.slots for u in people if int(u["id"]) == person.user_id)
+        payload = self._base(3)
+        payload.update(user=user, app_permissions=DM_APP_PERMS, context=1,
+                       authorizing_integration_owners={"1": user["id"]})
+        record = table.messages.dms.get(str(seat)) or {}
+        request = {"payload": payload, "menu": f"c4:c:{tid}:{nonce}:{code}", "values": values, "fallback": fallback,
+                   "page_prefix": PAGE_VALUE_PREFIX, "message_id": record.get("message")}
+        future = self._expect(payload)
+        assert self.writer is not None
+        self.writer.write(b"C " + json.dumps(request).encode() + b"\n")
+        return future, nonce
+
+    async def receive(self, reader: asyncio.StreamReader) -> None:
+        parse = self.bot._connection.parse_interaction_create
+        loads = __import__("discord").utils._from_json
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            t0 = time.thread_time()
+            if line[:1] == b"I":
+                _, iid, raw = line.split(b" ", 2)
+                self.sent.setdefault(int(iid), time.monotonic())
+                self.cpu += time.thread_time() - t0
+                try:
+                    parse(loads(raw))  # as the gateway does with an INTERACTION_CREATE
+                except Exception:
+                    logging.getLogger("bench").exception("parse_interaction_create failed")
+            elif line[:1] == b"A":
+                _, iid, kind = line.split()
+                future = self.pending.pop(int(iid), None)
+                if future is not None and not future.done():
+                    future.set_result(int(kind))
+                self.cpu += time.thread_time() - t0
+
+    async def on_interaction(self, interaction: Any) -> None:
+        """A listener beside the bot's: which path will run each click (the driver's cost)."""
+        from bot.ui.router import is_dispatched
+
+        t0 = time.thread_time()
+        if self.recording and interaction.type.value == 3:
+            data = interaction.data or {}
+            dispatched = is_dispatched(self.bot.dynamic_factories, int(data.get("component_type", 0)),
+                                       str(data.get("custom_id", "")), interaction.message)
+            self.paths["discord.py dispatch" if dispatched else "router fallback"] += 1
+        self.cpu += time.thread_time() - t0
+
+    # ------------------------------------------------------------------ the people
+
+    async def _answered(self, future: asyncio.Future[int], timeout: float = 30.0) -> int | None:
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            self.ack_timeouts += 1
+            return None
+
+    async def open_table(self, slot: int) -> Any:
+        """``/cuarenta new players:2 turn_timer:300`` then ``/cuarenta join``; the started table."""
+        from bot.tables import PLAYING
+
+        channel_id = int(self.slots[slot][0]["id"])
+        for _attempt in range(3):
+            t0 = time.thread_time()
+            first = self.command(slot, 0, self.sub_new, [{"name": self.opt_players, "type": 4, "value": 2},
+                                                          {"name": self.opt_timer, "type": 4, "value": 300}])
+            self.cpu += time.thread_time() - t0
+            await self._answered(first)
+            t0 = time.thread_time()
+            second = self.command(slot, 1, self.sub_join, [])
+            self.cpu += time.thread_time() - t0
+            await self._answered(second)
+            for _ in range(200):
+                table = self.bot.tables.table_in_channel(channel_id)
+                if table is not None and table.game is not None and table.status == PLAYING:
+                    self.opened += 1
+                    return table
+                await asyncio.sleep(0.05)
+        raise RuntimeError(f"table in channel {slot} did not start")
+
+    async def play_slot(self, slot: int, first_delay: float) -> None:
+        from bot.tables import PLAYING
+
+        table = self.tables_by_slot[slot]
+        await asyncio.sleep(first_delay)
+        while not self.stop:
+            if table.status != PLAYING or table.game is None or table.game.is_over:
+                self.finished += 1
+                table = self.tables_by_slot[slot] = await self.open_table(slot)
+                self.all_tables[table.id] = (table, 0)
+                await asyncio.sleep(self.rng.uniform(*self.pace))
+                continue
+            t0 = time.thread_time()
+            future, nonce = self.click(table)
+            self.cpu += time.thread_time() - t0
+            kind = await self._answered(future)
+            # the answer is in: wait until the play is made (a click acknowledged by the watchdog, type 6,
+            # is answered before the play), or the capture menu is shown (type 7, same nonce)
+            for _ in range(200):
+                if table.nonce != nonce or table.status != PLAYING or kind in (-1, 4, 7) or kind is None:
+                    break
+                await asyncio.sleep(0.05)
+            step = table.nonce == nonce and kind == 7
+            await asyncio.sleep(self.rng.uniform(*(STEP if step else self.pace)))
+
+    async def play(self, seconds: float) -> None:
+        tasks = [asyncio.ensure_future(self.play_slot(s, self.rng.uniform(0, self.pace[1]))) for s in range(self.n)]
+        await asyncio.sleep(seconds)
+        self.stop = True
+        self.done_tasks = tasks
+
+    async def wind_down(self) -> list[str]:
+        """Wait for the people to stop; the errors of any that failed (their table stopped being played)."""
+        import traceback
+
+        outcomes = await asyncio.gather(*self.done_tasks, return_exceptions=True)
+        return ["".join(traceback.format_exception(e)).strip().splitlines()[-1] for e in outcomes
+                if isinstance(e, BaseException)]
+
+
+async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
+                dump: str | None = None) -> dict[str, Any]:
+    import aiohttp
+    import discord
+
+    from bot.app import CuarentaBot
+    from bot.config import Settings
+
+    ctx = multiprocessing.get_context("spawn")
+    here, there = ctx.Pipe()
+    server = ctx.Process(target=fake_discord.serve, args=(there,), name="fake-discord")
+    server.start()
+    http_port, people_port = here.recv()
+    base = f"http://127.0.0.1:{http_port}"
+    discord.http.Route.BASE = f"{base}/api/v10"
+
+    tmp = tempfile.TemporaryDirectory()
+    errors = Errors()
+    log_file = logging.FileHandler(Path(tmp.name) / "bot.log")
+    discord.utils.setup_logging(handler=log_file, level=logging.INFO, root=True)
+    for name in ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite"):
+        logging.getLogger(name).setLevel(logging.INFO)
+    logging.getLogger().addHandler(errors)
+
+    seeds = (f"loopback-{seed}-{i}" for i in itertools.count())
+    settings = Settings(token="bench", database_path=str(Path(tmp.name) / "load.db"), ai_delay=0)
+    bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0, shard_count=1)
+    driver = Driver(bot, n, pace, random.Random(seed))
+    result: dict[str, Any] = {"tables": n, "pace": pace}
+    session = aiohttp.ClientSession()
+    try:
+        await session.post(f"{base}/_bench/setup", json={"users": driver.users(),
+                                                          "channels": [c for c, _ in driver.slots]})
+        await bot.login("bench")  # setup_hook: the store, the services, the cogs, the card emojis
+        group = bot.tree.get_command("cuarenta")
+        assert group is not None, [c.name for c in bot.tree.get_commands()]
+        new, join = group.get_command("new"), group.get_command("join")  # type: ignore[union-attr]
+        driver.group, driver.sub_new, driver.sub_join = group.name, new.name, join.name
+        params = {p.name: p.display_name for p in new.parameters}
+        driver.opt_players, driver.opt_timer = params["players"], params["turn_timer"]
+        driver.command_id = 1300000000000000000
+        bot.add_listener(driver.on_interaction, "on_interaction")
+        bot._connection.parse_guild_create(json.loads(json.dumps(driver.guild_create())))
+        bot._connection.call_handlers("ready")
+        bot.dispatch("ready")
+        reader, writer = await asyncio.open_connection("127.0.0.1", people_port, limit=64 * 1024 * 1024)
+        driver.writer = writer
+        receiver = asyncio.ensure_future(driver.receive(reader))
+
+        gate = asyncio.Semaphore(10)
+
+        async def open_one(slot: int) -> None:
+            async with gate:
+                driver.tables_by_slot[slot] = await driver.open_table(slot)
+
+        await asyncio.gather(*(open_one(s) for s in range(n)))
+        await asyncio.sleep(3.0)  # the lobbies, welcome DMs and first table posts settle
+        driver.all_tables = {t.id: (t, len(t.game.plays)) for t in driver.tables_by_slot.values()}
+        driver.opened = 0
+        await session.post(f"{base}/_bench/reset")
+        driver.sent.clear()
+        driver.recording = True
+        errors_before = sum(errors.counts.values())
+        profiler = cProfile.Profile() if profile else None
+        cpu0, drv0, wall0 = time.process_time(), driver.cpu, time.monotonic()
+        if profiler is not None:
+            profiler.enable()
+        await driver.play(seconds)
+        if profiler is not None:
+            profiler.disable()
+        cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
+        plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
+        async with session.get(f"{base}/_bench/stats") as response:
+            at_end = await response.json()
+        dispatched = {i: s for i, s in driver.sent.items() if s <= wall0 + wall}
+        driver_errors = await driver.wind_down()
+        await asyncio.sleep(GRACE)
+        async with session.get(f"{base}/_bench/stats") as response:
+            final = await response.json()
+        callbacks = final["callbacks"]
+        latencies = sorted((callbacks[str(i)][0] - s) * 1000 for i, s in dispatched.items() if str(i) in callbacks)
+        q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else (latencies or [0.0]) * 99
+        rest_total = sum(at_end["rest"].values())
+        result.update(
+            seconds=wall, plays=plays, plays_s=plays / wall, interactions=len(dispatched), answered=len(latencies),
+            late=sum(1 for x in latencies if x > LATE * 1000), unanswered=len(dispatched) - len(latencies),
+            p50=q[49], p95=q[94], p99=q[98], max=latencies[-1] if latencies else 0.0,
+            rest=rest_total / max(1, plays), rest_s=rest_total / wall,
+            routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
+            cpu=(cpu - drv) * 1000 / max(1, plays), cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
+            server_cpu=at_end["cpu"] / wall,
+            rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            rss_end=_rss_now(), driver_errors=driver_errors, refused=final["refused"], expired=final["expired"], fake_errors=final["errors"],
+            unknown=final["unknown"], too_many=final["too_many"], refusals=final["refusals"], clicks=final["clicks"],
+            hand_waits=final["hand_waits"], paths=dict(driver.paths), opened=driver.opened, ack_timeouts=driver.ack_timeouts,
+            errors=dict(errors.counts), errors_in_run=sum(errors.counts.values()) - errors_before,
+            first_errors=errors.first, log_lines=sum(1 for _ in open(Path(tmp.name) / "bot.log", errors="replace")),
+        )
+        if dump:
+            first_channel, people = driver.slots[0]
+            shown = {"channel": f"{base}/_bench/channel/{first_channel['id']}?last=5"}
+            shown.update({p["username"]: f"{base}/_bench/channel/0?user={p['id']}&last=3" for p in people})
+            out = {}
+            for name, url in shown.items():
+                async with session.get(url) as response:
+                    out[name] = await response.json()
+            Path(dump).write_text(json.dumps(out, indent=1, ensure_ascii=False))
+        if profiler is not None:
+            profiler.dump_stats(profile)
+            result["profile"] = profile
+        writer.close()
+        receiver.cancel()
+    finally:
+        await session.close()
+        await bot.close()
+        here.send("stop")
+        server.join(10)
+        if server.is_alive():
+            server.terminate()
+        tmp.cleanup()
+    return result
+
+
+def _rss_now() -> float:
+    """The bench process's resident set now (MB)."""
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
+
+
+def under_test() -> str:
+    """The bot's code measured: the commit, and the files of bot/ and cogs/ changed since."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.rstrip()
+        except OSError:
+            return ""
+
+    head = git("log", "-1", "--format=%h %s").strip()[:72] or "?"
+    dirty = [line[3:] for line in git("status", "--porcelain", "--", "bot", "cogs").splitlines()]
+    if not dirty:
+        return f"bot under test: {head}"
+    import hashlib
+
+    digest = hashlib.sha1(git("diff", "HEAD", "--", "bot", "cogs").encode()).hexdigest()[:8]
+    return f"bot under test: {head} + uncommitted changes (diff {digest}) to {', '.join(dirty)}"
+
+
+def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, dump: str | None, conn: Any) -> None:
+    try:
+        conn.send(asyncio.run(bench(n, pace, seconds, profile, seed, dump)))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which prints it
+        import traceback
+
+        conn.send({"failed": "".join(traceback.format_exception(exc))})
+        raise
+
+
+HEADER = ("tables  pace   duration s  plays  plays/s   ack p50 / p95 / p99 ms   after 3 s  unanswered  "
+          "REST/play  REST/s  CPU ms/play  fake CPU %  peak RSS MB")
+
+
+def line(r: dict[str, Any]) -> str:
+    return (f"{r['tables']:6}  {r['pace']:5}  {r['seconds']:10.1f}  {r['plays']:5}  {r['plays_s']:7.1f}   "
+            f"{r['p50']:7.1f} / {r['p95']:6.1f} / {r['p99']:6.1f}   {r['late']:9}  {r['unanswered']:10}  "
+            f"{r['rest']:9.2f}  {r['rest_s']:6.1f}  {r['cpu']:11.2f}  {100 * r['server_cpu']:10.1f}  {r['rss']:11.0f}")
+
+
+def details(r: dict[str, Any]) -> list[str]:
+    out = []
+    top = ", ".join(f"{route} {count / max(1, r['plays']):.2f}" for route, count in r["routes"][:3])
+    every = ", ".join(f"{route} {count}" for route, count in r["routes"])
+    out.append(f"  N={r['tables']} {r['pace']}: top REST routes per play: {top}")
+    out.append(f"    every bot-token call: {every}; interaction/webhook calls: {dict(r['webhook'])}")
+    waits = sorted(r["hand_waits"])
+    wait = (f"{len(waits)} waited for their hand to show the control, median {1000 * statistics.median(waits):.0f} ms"
+            if waits else "none waited for their hand")
+    out.append(f"    interactions {r['interactions']} (answered {r['answered']}, max {r['max']:.0f} ms); clicks "
+               f"{dict(r['clicks'])} run by {r['paths']}; {wait}; tables reopened {r['opened']}; bot CPU {100 * r['cpu_share']:.0f}% "
+               f"of a core; driver {r['driver_cpu']:.2f} ms/play (subtracted); RSS at the end {r['rss_end']:.0f} MB")
+    if r["unknown"]:
+        out.append(f"    unknown routes: {r['unknown']}")
+    if r["driver_errors"]:
+        out.append(f"    DRIVER FAILED at {len(r['driver_errors'])} tables (not played to the end): {r['driver_errors'][:3]}")
+    if r["fake_errors"]:
+        out.append(f"    ERROR records in the fake Discord (printed on its stderr): {r['fake_errors']}")
+    if r["expired"]:
+        out.append(f"    answered after 3 s, refused by the fake as Discord does (10062): {r['expired']}")
+    if r["refused"]:
+        out.append(f"    requests the fake refused: {dict(r['refused'])}")
+    if r["too_many"]:
+        out.append(f"    429 rate limited: {r['too_many']}")
+    if r["refusals"]:
+        out.append(f"    refusals shown to people: {sum(r['refusals'].values())} {dict(list(r['refusals'].items())[:3])}")
+    if r["ack_timeouts"]:
+        out.append(f"    driver gave up waiting for an answer: {r['ack_timeouts']}")
+    out.append(f"    bot log: {r['log_lines']} lines; WARNING/ERROR records {r['errors'] or 'none'}")
+    for text in r["first_errors"][:5]:
+        out.append("      " + text.replace("\n", "\n      "))
+    return out
+
+
+def print_profile(path: str) -> None:
+    """The top 25 frames of bot/, cogs/ and discord/ by tottime and by cumtime, then the top 15 of every
+    frame by tottime (C functions too: PNG encoding, JSON, sockets). The timer is cProfile's (wall
+    clock): ``select.epoll.poll`` is the event loop waiting, and a coroutine's ncalls counts its
+    resumptions."""
+    stats = pstats.Stats(path)
+    site = next((p for p in sys.path if p.endswith("site-packages")), "")
+    for key, frames, count, what in (("tottime", r"/(bot|cogs)/|/discord/", 25, "bot/, cogs/ and discord/ frames"),
+                                     ("cumulative", r"/(bot|cogs)/|/discord/", 25, "bot/, cogs/ and discord/ frames"),
+                                     ("tottime", "", 15, "frames of any code")):
+        buffer = io.StringIO()
+        stats.stream = buffer
+        stats.sort_stats(key).print_stats(*((frames,) if frames else ()), count)
+        text = buffer.getvalue()
+        total = next((ln for ln in text.splitlines() if "function calls" in ln), "")
+        start = text.find("   ncalls")
+        print(f"--- {Path(path).name}: top {count} {what} by {key} ({total.strip()})")
+        print(text[start:].replace(site + "/", "").replace(str(ROOT) + "/", "").rstrip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", help="N, the live tables (default: 1 10 50 fast, 200 human)")
+    parser.add_argument("--pace", choices=tuple(PACES), default=None)
+    parser.add_argument("--seconds", type=float, help="length of each run (default 30 fast, 60 human)")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the bench process; dump the stats to FILE")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", metavar="FILE", help="write the first table's last messages (channel, both DMs) "
+                        "as the fake Discord holds them to FILE (FILE.<N> for several N)")
+    args = parser.parse_args()
+    if args.tables is None and args.pace is None:
+        runs = [(1, "fast"), (10, "fast"), (50, "fast"), (200, "human")]
+    else:
+        runs = [(n, args.pace or "fast") for n in (args.tables or [1, 10, 50])]
+    ctx = multiprocessing.get_context("spawn")
+    results = []
+    print(under_test(), flush=True)
+    print(HEADER, flush=True)
+    for n, pace in runs:
+        seconds = args.seconds or (30.0 if pace == "fast" else 60.0)
+        profile = None
+        if args.profile:
+            profile = args.profile if len(runs) == 1 else f"{args.profile}.{n}"
+        dump = None
+        if args.dump:
+            dump = args.dump if len(runs) == 1 else f"{args.dump}.{n}"
+        here, there = ctx.Pipe()
+        child = ctx.Process(target=_child, args=(n, pace, seconds, profile, args.seed, dump, there), name=f"bench-{n}")
+        child.start()
+        r = here.recv()
+        child.join()
+        if "failed" in r:
+            print(f"N={n} {pace}: the run failed\n{r['failed']}", flush=True)
+            continue
+        results.append(r)
+        print(line(r), flush=True)
+    for r in results:
+        print("\n".join(details(r)))
+    for r in results:
+        if r.get("profile"):
+            print_profile(r["profile"])
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()
