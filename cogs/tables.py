@@ -342,7 +342,7 @@ class TablesCog(commands.Cog):
         message_id = interaction.message.id if interaction.message else None
         on_dm_hand = record is not None and record.get("message") == message_id
         if on_dm_hand:
-            self.notifier.hand_shown(table, seat)  # before any await: the presenter must not write it too
+            self.notifier.hand_shown(table, seat, interaction)  # before any await: the presenter must not write it too
         try:
             await answer.edit(interaction, **payload.edit_kwargs())
         except discord.HTTPException:

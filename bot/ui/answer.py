@@ -44,6 +44,12 @@ async def language(interaction: discord.Interaction) -> str:
     return lang_of(interaction.locale, fallback)
 
 
+def answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
+    """The lock every answer to ``interaction`` holds while it is sent (hold it to wait for an answer
+    in progress, e.g. before writing through the interaction's token)."""
+    return _lock(interaction)
+
+
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
     lock = interaction.extras.get("c4_answer_lock")
     if lock is None:

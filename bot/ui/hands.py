@@ -8,6 +8,13 @@
   previous one is deleted: one alert per turn at most, none while they are plainly playing.
 - A person's own click is answered through the interaction (no channel write); the cog calls `shown` so
   the same state is not written again.
+- **Through the click's token (issue 13).** That click also leaves an interaction token, valid 15 minutes,
+  that can edit the hand message it was on, send follow-up messages in the DM and delete them. Discord
+  does not count interaction endpoints against the bot's global rate limit (about 50 requests/s for the
+  whole bot), so while a person has clicked their hand in the last `TOKEN_LIFETIME` seconds, the
+  hand's edits, its turn alert (a follow-up: a new DM message, so a notification) and the deletion of the
+  old hand all go through that token. Only a hand nobody clicked lately (the first of a mesa, after a
+  restart, after a long pause) takes bot-token writes. Any failure of the token path falls back to them.
 - A DM that fails with 403/50007 marks the seat; the public message then tells them to use "My hand", and
   the channel alert (`bot.ui.notifier`) mentions them instead.
 """
@@ -18,6 +25,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,7 +33,7 @@ import discord
 from bot.i18n import t
 from bot.tables import FINISHED, PLAYING, Table, TableService
 
-from . import records, render
+from . import answer, records, render
 from .budget import WriteBudget
 
 log = logging.getLogger(__name__)
@@ -35,6 +43,20 @@ ACTIVE_WINDOW = 8.0
 """Seconds after a person's last action during which their turn brings no alert (quick play)."""
 MESSAGE_MAX_AGE = 50 * 60.0
 """A DM hand older than this is sent anew rather than edited (Discord refuses edits of old messages)."""
+TOKEN_LIFETIME = 14 * 60.0
+"""Seconds a click's interaction token is used for (Discord keeps it valid 15 minutes)."""
+
+
+@dataclass
+class _Token:
+    """A person's last click on their DM hand, whose interaction token can write that DM: edit
+    ``message_id`` (the click's own message while ``original``, else a follow-up sent with the token),
+    send follow-ups, delete either. ``since`` is the service clock's second of the click."""
+
+    interaction: discord.Interaction
+    message_id: int
+    original: bool
+    since: float
 
 
 async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
@@ -76,6 +98,9 @@ class HandPresenter:
         self._posted: dict[tuple[int, int], float] = {}
         self._dirty: set[tuple[int, int]] = set()
         self._pumps: dict[tuple[int, int], asyncio.Task[Any]] = {}
+        self._tokens: dict[tuple[int, int], _Token] = {}
+        self.token_writes = 0
+        """DM writes made through interaction tokens (not counted by Discord's global rate limit)."""
         self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
         """Called when a hand finds a seat's DMs closed (the presenter updates the table message)."""
 
@@ -94,18 +119,63 @@ class HandPresenter:
         return (table.status, table.nonce, game.to_play, bool(person and person.away), deadline,
                 table.messages.public, len(table.seats))
 
-    def shown(self, table: Table, seat: int) -> None:
-        """The cog answered a click on this seat's DM hand with the current hand: nothing to write now."""
+    def shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None) -> None:
+        """The cog answered a click on this seat's DM hand with the current hand: nothing to write now.
+        With ``interaction`` (the click, answered by editing its own message), the next writes of this
+        hand go through its token while it lasts (see the module docstring)."""
         if table.game is not None:
-            self._keys[(table.id, seat)] = self.state_key(table, seat)
-            self._last_write[(table.id, seat)] = self._now()
+            key = (table.id, seat)
+            self._keys[key] = self.state_key(table, seat)
+            self._last_write[key] = self._now()
             if table.game.to_play == seat:
-                self._alerted[(table.id, seat)] = table.nonce
+                self._alerted[key] = table.nonce
+            if interaction is not None and interaction.message is not None:
+                self._tokens[key] = _Token(interaction, interaction.message.id, True, self.service.clock.now())
 
     def forget_shown(self, table: Table, seat: int) -> None:
-        """The interaction answer failed: write the hand again."""
+        """The interaction answer failed: write the hand again (with the bot's token)."""
         self._keys.pop((table.id, seat), None)
+        self._tokens.pop((table.id, seat), None)
         self.refresh(table)
+
+    async def _token_for(self, key: tuple[int, int], message_id: int) -> _Token | None:
+        """The live token that can write the hand message ``message_id`` of ``key``, once its click's own
+        answer is done (an edit through the token before it would find no message); None otherwise."""
+        token = self._tokens.get(key)
+        if token is None or token.message_id != message_id:
+            return None
+        if self.service.clock.now() - token.since > TOKEN_LIFETIME:
+            self._tokens.pop(key, None)
+            return None
+        async with answer.answer_lock(token.interaction):  # the click's answer holds it while it is sent
+            done = token.interaction.response.is_done()
+        return token if done and self._tokens.get(key) is token else None
+
+    async def _token_edit(self, key: tuple[int, int], token: _Token, payload: render.Payload) -> bool:
+        """Edit the hand through the token; False (and the token dropped) when Discord refused."""
+        try:
+            if token.original:
+                await token.interaction.edit_original_response(**payload.edit_kwargs())
+            else:
+                await token.interaction.followup.edit_message(token.message_id, **payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("DM hand edit through the click's token failed (%s %s); the bot's token follows",
+                     exc.status, exc.code)
+            self._tokens.pop(key, None)
+            return False
+        self.token_writes += 1
+        return True
+
+    async def _token_delete(self, token: _Token) -> None:
+        """Delete the hand message of ``token`` through it (a failure is logged, the game goes on)."""
+        try:
+            if token.original:
+                await token.interaction.delete_original_response()
+            else:
+                await token.interaction.followup.delete_message(token.message_id)
+            self.token_writes += 1
+        except discord.HTTPException as exc:
+            log.info("old DM hand not deleted through the token (%s %s)", exc.status, exc.code)
 
     def refresh(self, table: Table) -> None:
         """Bring every person's DM hand up to date, in the background."""
@@ -186,9 +256,14 @@ class HandPresenter:
                 await self._post(table, seat, person.user_id, record)
                 return
         await self.budget.acquire(int(record["channel"]))
-        payload = self._payload(table, seat)
-        channel = self.client.get_partial_messageable(int(record["channel"]), type=discord.ChannelType.private)
+        token = await self._token_for(key, int(record["message"]))
         state = self.state_key(table, seat)
+        payload = self._payload(table, seat)
+        if token is not None and await self._token_edit(key, token, payload):
+            self._keys[key] = state
+            self._last_write[key] = self._now()
+            return
+        channel = self.client.get_partial_messageable(int(record["channel"]), type=discord.ChannelType.private)
         try:
             await channel.get_partial_message(int(record["message"])).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
@@ -210,9 +285,15 @@ class HandPresenter:
     async def _post(self, table: Table, seat: int, user_id: int, old: dict[str, Any] | None) -> None:
         """Send the hand as a new DM message (a notification), then delete the previous one."""
         key = (table.id, seat)
+        token = await self._token_for(key, int(old["message"])) if old is not None else None
+        if token is not None and await self._token_post(table, seat, token, int(old["channel"])):  # type: ignore[index]
+            return
         try:
-            dm = await open_dm(self.client, user_id)
-            await self.budget.acquire(dm.id)
+            # the DM channel of this hand is known: no REST call to open it again (discord.py keeps few)
+            dm: discord.abc.Messageable = (
+                self.client.get_partial_messageable(int(old["channel"]), type=discord.ChannelType.private)
+                if old is not None else await open_dm(self.client, user_id))
+            await self.budget.acquire(dm.id)  # type: ignore[attr-defined]
             state = self.state_key(table, seat)
             game = table.game
             message = await dm.send(**self._payload(table, seat).send_kwargs())
@@ -234,11 +315,39 @@ class HandPresenter:
         self._posted[key] = self.service.clock.now()
         if game is not None and game.to_play == seat:
             self._alerted[key] = table.nonce
-        table.messages.dms[str(seat)] = {"channel": dm.id, "message": message.id, "hand": table.game.hand_number
+        table.messages.dms[str(seat)] = {"channel": message.channel.id, "message": message.id, "hand": table.game.hand_number
                                          if table.game else 0, "at": self.service.clock.now()}
         await self.service.save_messages(table)
         if old is not None and int(old.get("message", 0)) != message.id:
             await self._delete(int(old["channel"]), int(old["message"]))
+
+    async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
+        """The turn alert through the click's token: the hand as a follow-up (a new DM message, which
+        notifies), then the old hand deleted. False when Discord refused the follow-up (nothing changed)."""
+        key = (table.id, seat)
+        await self.budget.acquire(channel_id)
+        state = self.state_key(table, seat)
+        game = table.game
+        try:
+            message = await token.interaction.followup.send(wait=True, **self._payload(table, seat).send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("DM hand follow-up through the click's token failed (%s %s); the bot's token follows",
+                     exc.status, exc.code)
+            self._tokens.pop(key, None)
+            return False
+        self.token_writes += 1
+        self._keys[key] = state
+        self._last_write[key] = self._now()
+        self._posted[key] = self.service.clock.now()
+        if game is not None and game.to_play == seat:
+            self._alerted[key] = table.nonce
+        table.messages.dms[str(seat)] = {"channel": channel_id, "message": message.id, "hand": game.hand_number
+                                         if game else 0, "at": self.service.clock.now()}
+        self._tokens[key] = _Token(token.interaction, message.id, False, token.since)
+        await self.service.save_messages(table)
+        await self.budget.acquire(channel_id)
+        await self._token_delete(token)
+        return True
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         await self.budget.acquire(channel_id)

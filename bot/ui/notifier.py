@@ -38,7 +38,7 @@ from bot.tables import PLAYING, Table, TableService
 from bot.tables.rematch import ReadyCheck
 
 from . import records, render
-from .budget import WriteBudget
+from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .words import clean, seat_name
 
@@ -109,12 +109,14 @@ class DiscordNotifier:
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
         budget: the per-channel `WriteBudget` (default: Discord's 5 writes per 5 s).
         pictures: draw the table picture (`bot.ui.scene`) on the table message.
+        rate: the bot's `RequestRate`; while it is busy, table message edits (optional: each shows the
+            latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
     """
 
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
-                 pictures: bool = True) -> None:
+                 pictures: bool = True, rate: RequestRate | None = None) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
@@ -122,6 +124,7 @@ class DiscordNotifier:
         self._sleep = sleep or asyncio.sleep
         self.budget = budget or WriteBudget(clock=clock, sleep=sleep)
         self.pictures = pictures
+        self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
                                    sleep=sleep)
         self.hands.on_dm_closed = self.mark_dm_closed
@@ -302,6 +305,9 @@ class DiscordNotifier:
                 return
         if table.status != PLAYING or table.game is None:
             return
+        await self._shed()
+        if table.status != PLAYING or table.game is None:
+            return
         await self.budget.acquire(table.channel_id)
         lang = await self.service.public_language(table.guild_id)
         payload = render.table_payload(table, lang, picture=self._picture(table, lang))
@@ -315,6 +321,18 @@ class DiscordNotifier:
                 return
             raise
         state.last_write = self._now()
+
+    async def _shed(self) -> None:
+        """While the bot's request rate is at its limit, wait (up to `MAX_SHED` s): this edit is optional,
+        and the one made afterwards shows every play made meanwhile."""
+        rate = self.rate
+        if rate is None or not rate.busy():
+            return
+        rate.shed += 1
+        waited = 0.0
+        while rate.busy() and waited < MAX_SHED:
+            await self._sleep(0.25)
+            waited += 0.25
 
     def _picture(self, table: Table, lang: str) -> bytes | None:
         if not self.pictures:
@@ -448,9 +466,10 @@ class DiscordNotifier:
             self._kick(table)
         return ok
 
-    def hand_shown(self, table: Table, seat: int) -> None:
-        """A click on the seat's DM hand was answered with the current hand (see `HandPresenter.shown`)."""
-        self.hands.shown(table, seat)
+    def hand_shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None) -> None:
+        """A click on the seat's DM hand was answered with the current hand (see `HandPresenter.shown`;
+        the click's token then carries the hand's next writes)."""
+        self.hands.shown(table, seat, interaction)
 
     # ------------------------------------------------------------------ timers and presence (issue 6)
 

@@ -14,6 +14,7 @@ from bot.tables import FINISHED
 from .helpers import custom_ids, hand_messages, pick_play, play_through_ui, table_of
 
 MESSAGE_WRITE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+TOKEN_WRITE = re.compile(r"^/webhooks/\d+/([^/]+)(?:/messages/(\d+|@original))?$")
 
 
 @dataclass
@@ -25,6 +26,8 @@ class Write:
     channel: int
     message: int | None
     body: Any
+    via_token: bool = False
+    """Made through an interaction token (a DM hand's edit, alert or deletion; issue 13), not the bot's."""
 
 
 @dataclass
@@ -43,10 +46,20 @@ class WriteLog:
         log = self
 
         def dispatch(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-            match = MESSAGE_WRITE.match(path.split("?", 1)[0].removeprefix("/api/v10"))
+            bare = path.split("?", 1)[0].removeprefix("/api/v10")
+            match = MESSAGE_WRITE.match(bare)
             if match and method in ("POST", "PATCH", "DELETE"):
                 log.writes.append(Write(log.env.now().timestamp(), method, int(match[1]),
                                         int(match[2]) if match[2] else None, kwargs.get("json")))
+            token = TOKEN_WRITE.match(bare)
+            body = kwargs.get("json")
+            if (token and method in ("POST", "PATCH", "DELETE") and token[1] in backend.interaction_tokens
+                    and not (method == "POST" and isinstance(body, dict) and int(body.get("flags") or 0) & 64)):
+                record = backend.interaction_by_token(token[1])
+                if record.channel_id is not None and not record.guild_id:  # the bot's DM writes, not answers
+                    message = token[2] if token[2] and token[2] != "@original" else None
+                    log.writes.append(Write(log.env.now().timestamp(), method, int(record.channel_id),
+                                            int(message) if message else None, body, via_token=True))
             return original(backend, method, path, *args, **kwargs)
 
         if monkeypatch is not None:
