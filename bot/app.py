@@ -27,7 +27,7 @@ from bot.tables import TableService
 from bot.tables.timers import Clock
 from bot.tables.workers import ProcessOffload
 from bot.ui import render, words
-from bot.ui.budget import WriteBudget
+from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
@@ -166,8 +166,11 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
         budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
+        self.request_rate = RequestRate(clock=self._clock)
+        self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
-                                        sleep=self._sleep, budget=budget, pictures=self._pictures)
+                                        sleep=self._sleep, budget=budget, pictures=self._pictures,
+                                        rate=self.request_rate)
         self.tables.set_notifier(self.notifier)
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)

@@ -1,5 +1,6 @@
-"""Discord's write budget per channel: about 5 message writes (send, edit, delete) per 5 seconds in each
-channel, the public one and every DM. The presenter asks `WriteBudget.acquire` before every bot-token
+"""Discord's budgets: per channel, about 5 message writes (send, edit, delete) per 5 seconds in each
+channel, the public one and every DM (`WriteBudget`); for the whole bot, about 50 bot-token requests per
+second (`RequestRate`, which counts them and says when optional work should wait). The presenter asks `WriteBudget.acquire` before every bot-token
 write; a write that would exceed the budget waits for its slot instead of drawing a 429. Callers render
 what they send *after* the slot is granted, so a waiting edit always carries the latest state
 (coalescing). Interaction answers are not channel writes and never wait here.
@@ -76,3 +77,67 @@ class WriteBudget:
         lock = self._locks.get(channel_id)
         if lock is not None and not lock.locked():
             self._locks.pop(channel_id, None)
+
+
+SHED_AT = 40.0
+"""Bot-token requests per second from which optional work (a public table edit) waits: Discord allows
+about 50 for the whole bot; interaction callbacks and interaction-token writes do not count."""
+MAX_SHED = 6.0
+"""Seconds an optional write waits at most for the rate to fall (the public table then lags that much)."""
+
+
+class RequestRate:
+    """The bot's own bot-token REST request rate, over a sliding window (issue 13).
+
+    `install` wraps a discord.py ``HTTPClient``'s ``request`` (every bot-token call passes there;
+    interaction callbacks and webhook/interaction-token writes go through discord.py's webhook adapter
+    and are not counted, as Discord does not count them against the global limit).
+
+    Args:
+        limit: requests per second from which `busy` is True (default `SHED_AT`).
+        window: seconds the rate is averaged over.
+        clock: monotonic seconds (default `time.monotonic`; SimCord drives it in tests).
+    """
+
+    def __init__(self, limit: float = SHED_AT, window: float = 1.0, *,
+                 clock: Callable[[], float] | None = None) -> None:
+        if limit <= 0 or window <= 0:
+            raise ValueError("a request rate needs a positive limit and window")
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._times: deque[float] = deque()
+        self.total = 0
+        """Bot-token requests counted since the start."""
+        self.shed = 0
+        """Optional writes that waited because the rate was at the limit."""
+
+    def _now(self) -> float:
+        return self._clock() if self._clock else time.monotonic()
+
+    def record(self) -> None:
+        """Count one bot-token request, now."""
+        self._times.append(self._now())
+        self.total += 1
+
+    def rate(self) -> float:
+        """Requests per second over the last ``window`` seconds."""
+        now = self._now()
+        times = self._times
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return len(times) / self.window
+
+    def busy(self) -> bool:
+        """True when the rate has reached ``limit``: optional work should wait."""
+        return self.rate() >= self.limit
+
+    def install(self, http: Any) -> None:
+        """Count every request made through ``http`` (a ``discord.http.HTTPClient``) from now on."""
+        original = http.request
+
+        async def request(route: Any, **kwargs: Any) -> Any:
+            self.record()
+            return await original(route, **kwargs)
+
+        http.request = request

@@ -1,0 +1,132 @@
+"""Issue 13: the bot counts its own bot-token request rate (Discord allows about 50/s for the whole bot)
+and, while it is at the limit, table message edits (optional: the next one shows every play) wait."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ui.budget import MAX_SHED, RequestRate
+
+from .helpers import pick_play, play_through_ui, public_message, table_of
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_rate_is_busy_from_its_limit_and_falls_after_the_window():
+    clock = FakeClock()
+    rate = RequestRate(limit=40, window=1.0, clock=clock)
+    for _ in range(39):
+        rate.record()
+    assert rate.rate() == 39 and not rate.busy()
+    rate.record()
+    assert rate.busy()
+    clock.now += 0.5
+    assert rate.busy(), "still within the window"
+    clock.now += 0.6
+    assert rate.rate() == 0 and not rate.busy() and rate.total == 40
+    with pytest.raises(ValueError):
+        RequestRate(limit=0)
+
+
+async def test_install_counts_every_request_of_the_http_client():
+    class Http:
+        calls = 0
+
+        async def request(self, route, **kwargs):
+            Http.calls += 1
+            return {"route": route, **kwargs}
+
+    http = Http()
+    rate = RequestRate(clock=FakeClock())
+    rate.install(http)
+    assert await http.request("r1", json={"a": 1}) == {"route": "r1", "json": {"a": 1}}
+    await http.request("r2")
+    assert rate.total == 2 == Http.calls
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(edit_interval=1.0, write_budget=True)
+
+
+async def test_the_bot_counts_exactly_its_bot_token_requests(world, env):
+    from simcord.http import router
+
+    seen = []
+    original = router.dispatch
+
+    def dispatch(backend, method, path, *args, **kwargs):
+        bare = path.split("?", 1)[0].removeprefix("/api/v10")
+        if not bare.startswith(("/interactions/", "/webhooks/")):
+            seen.append((method, bare))
+        return original(backend, method, path, *args, **kwargs)
+
+    router.dispatch = dispatch
+    try:
+        before = env.bot.request_rate.total
+        await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+        await world.beto.slash(world.channel, "cuarenta join")
+        await env.advance_time(3)
+    finally:
+        router.dispatch = original
+    assert len(seen) >= 5, "welcome lines, hands, the table message"
+    assert env.bot.request_rate.total - before == len(seen)
+
+
+def public_edits_after(writes, table, since: float) -> list:
+    return [w for w in writes.writes if w.channel == table.channel_id and w.message == table.messages.public
+            and w.method == "PATCH" and w.at >= since]
+
+
+async def start(world, env):
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join")
+    await env.advance_time(3)
+    return table_of(world, 1)
+
+
+async def play_one(world, table):
+    member = world.ana if table.seats[table.game.to_play].user_id == world.ana.id else world.beto
+    _, play = pick_play(table)
+    await play_through_ui(member, table, play)
+
+
+@pytest.fixture
+def writes(env, monkeypatch):
+    from .clocked import WriteLog
+
+    log = WriteLog(env)
+    log.install(monkeypatch)
+    return log
+
+
+async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_the_latest_play(
+        world, env, writes, monkeypatch):
+    table = await start(world, env)
+    rate = env.bot.request_rate
+    t0 = env.now().timestamp()
+    monkeypatch.setattr(rate, "busy", lambda: env.now().timestamp() < t0 + 3.0)  # at the limit for 3 s
+    shed = rate.shed
+    await play_one(world, table)
+    await env.advance_time(5)
+    edits = public_edits_after(writes, table, t0)
+    assert edits, "the table message was edited once the rate fell"
+    assert t0 + 3.0 <= edits[0].at <= t0 + 4.5, "not before the rate fell, and soon after"
+    assert rate.shed == shed + 1
+    assert public_message(world, table).embeds[0].to_dict() == edits[-1].body["embeds"][0]
+
+
+async def test_an_edit_never_waits_more_than_max_shed(world, env, writes, monkeypatch):
+    table = await start(world, env)
+    monkeypatch.setattr(env.bot.request_rate, "busy", lambda: True)
+    t0 = env.now().timestamp()
+    await play_one(world, table)
+    await env.advance_time(MAX_SHED + 3)
+    edits = public_edits_after(writes, table, t0)
+    assert edits and t0 + MAX_SHED - 0.5 <= edits[0].at <= t0 + MAX_SHED + 1.5, [w.at - t0 for w in edits]
