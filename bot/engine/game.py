@@ -138,6 +138,7 @@ class Game(PositionsMixin):
         self.winner: int | None = None
         self._cache_key = -1
         self._cache: dict[Card, list[Option]] = {}
+        self._seen: dict[int | None, tuple[int, frozenset[int], tuple[Event, ...]]] = {}
 
     @classmethod
     def new(cls, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> Game:
@@ -258,9 +259,7 @@ class Game(PositionsMixin):
         """
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise PositionError(f"no seat {seat!r} at a {self.players}-player table")
-        events = tuple(
-            e.hidden() if i in self.hidden and e.seat != seat else e for i, e in enumerate(self.events)
-        )
+        events = self._events_seen_by(seat)
         rondas = tuple(
             (s, r if (s == seat or i not in self.hidden) else None) for s, (r, i) in sorted(self.rondas.items())
         )
@@ -292,6 +291,27 @@ class Game(PositionsMixin):
             legal_plays=tuple(self.legal_plays()) if seat is not None and self.to_play == seat else (),
             winner=self.winner,
         )
+
+    def _events_seen_by(self, seat: int | None) -> tuple[Event, ...]:
+        """The event log as ``seat`` sees it (ronda ranks of other seats hidden until revealed), kept per
+        seat and extended with the new events only: the log only grows between two views, and a reveal
+        or a rewind (`restore`, which empties this cache) rebuilds it."""
+        events, hidden = self.events, self.hidden
+        count = len(events)
+        cached = self._seen.get(seat)
+        if cached is not None:
+            known, was_hidden, seen = cached
+            if known == count and was_hidden == hidden:
+                return seen
+            # only new events, and no ronda revealed among the old ones: extend what was seen
+            if known <= count and was_hidden <= hidden and all(i >= known for i in hidden - was_hidden):
+                seen = seen + tuple(e.hidden() if i in hidden and e.seat != seat else e
+                                    for i, e in enumerate(events[known:], start=known))
+                self._seen[seat] = (count, frozenset(hidden), seen)
+                return seen
+        seen = tuple(e.hidden() if i in hidden and e.seat != seat else e for i, e in enumerate(events))
+        self._seen[seat] = (count, frozenset(hidden), seen)
+        return seen
 
     # ---------------------------------------------------------------- playing
 

@@ -49,6 +49,7 @@ class PositionsMixin:
     plays: list[Play]
     winner: int | None
     _cache_key: int
+    _seen: dict[int | None, tuple[int, frozenset[int], tuple[Event, ...]]]
 
     def __init__(self, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> None:
         raise NotImplementedError  # pragma: no cover - Game.__init__ builds every attribute
@@ -286,6 +287,7 @@ class PositionsMixin:
         self.hidden = set(data["hidden"])
         self.winner = data["winner"]
         self._cache_key = -1
+        self._seen = {}
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Rewind this game to an earlier `snapshot` of itself: the state is set back and the plays and

@@ -240,3 +240,26 @@ def test_views_never_show_hidden_cards_or_ronda_ranks(variant, seed, preset, pla
             for ronda_seat, rank in view.rondas:
                 if ronda_seat != seat and game.rondas[ronda_seat][1] in game.hidden:
                     assert rank is None
+
+
+@variants
+@settings(max_examples=5, deadline=None)
+@given(seed=seeds, preset=presets, players=player_counts)
+def test_the_event_log_a_view_shows_is_always_the_fresh_one(variant, seed, preset, players):
+    """`Game.view` keeps each seat's event log and extends it (issue 13): at every step, and after a
+    `restore`, it equals the log computed afresh (other seats' ronda ranks hidden until revealed)."""
+    rules = rules_for(preset, variant)
+    rng = random.Random(seed)
+    game = Game.new(rules, players, seed)
+    saved = None
+    while not game.is_over and len(game.plays) < 200:
+        for seat in (None, *range(players)):
+            fresh = tuple(e.hidden() if i in game.hidden and e.seat != seat else e
+                          for i, e in enumerate(game.events))
+            assert game.view(seat).events == fresh
+        if len(game.plays) == 40:
+            saved = game.snapshot()
+        game.play(rng.choice(game.legal_plays()))
+        if len(game.plays) == 80 and saved is not None:
+            game.restore(saved)
+            saved = None
