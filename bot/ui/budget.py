@@ -132,6 +132,14 @@ class RequestRate:
         """True when the rate has reached ``limit``: optional work should wait."""
         return self.rate() >= self.limit
 
+    def wait_time(self) -> float:
+        """Seconds until the rate falls below ``limit`` if nothing more is sent (0 when it is below)."""
+        if not self.busy():
+            return 0.0
+        times = self._times
+        allowed = max(0, int(self.limit * self.window) - 1)  # requests that may stay in the window
+        return max(0.0, times[len(times) - 1 - allowed] + self.window - self._now())
+
     def install(self, http: Any) -> None:
         """Count every request made through ``http`` (a ``discord.http.HTTPClient``) from now on."""
         original = http.request

@@ -329,10 +329,7 @@ class DiscordNotifier:
         if rate is None or not rate.busy():
             return
         rate.shed += 1
-        waited = 0.0
-        while rate.busy() and waited < MAX_SHED:
-            await self._sleep(0.25)
-            waited += 0.25
+        await self._sleep(min(MAX_SHED, max(0.05, rate.wait_time())))
 
     def _picture(self, table: Table, lang: str) -> bytes | None:
         if not self.pictures:

@@ -29,7 +29,11 @@ def test_the_rate_is_busy_from_its_limit_and_falls_after_the_window():
     clock.now += 0.5
     assert rate.busy(), "still within the window"
     clock.now += 0.6
-    assert rate.rate() == 0 and not rate.busy() and rate.total == 40
+    assert rate.rate() == 0 and not rate.busy() and rate.total == 40 and rate.wait_time() == 0
+    for step in range(50):  # 50 requests 10 ms apart: it falls below 40/s once the first 11 have left
+        clock.now = 200.0 + step * 0.01
+        rate.record()
+    assert rate.busy() and rate.wait_time() == pytest.approx(200.0 + 10 * 0.01 + 1.0 - clock.now)
     with pytest.raises(ValueError):
         RequestRate(limit=0)
 
@@ -111,7 +115,9 @@ async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_th
     table = await start(world, env)
     rate = env.bot.request_rate
     t0 = env.now().timestamp()
-    monkeypatch.setattr(rate, "busy", lambda: env.now().timestamp() < t0 + 3.0)  # at the limit for 3 s
+    # at the limit for 3 s
+    monkeypatch.setattr(rate, "busy", lambda: env.now().timestamp() < t0 + 3.0)
+    monkeypatch.setattr(rate, "wait_time", lambda: max(0.0, t0 + 3.0 - env.now().timestamp()))
     shed = rate.shed
     await play_one(world, table)
     await env.advance_time(5)
@@ -125,6 +131,7 @@ async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_th
 async def test_an_edit_never_waits_more_than_max_shed(world, env, writes, monkeypatch):
     table = await start(world, env)
     monkeypatch.setattr(env.bot.request_rate, "busy", lambda: True)
+    monkeypatch.setattr(env.bot.request_rate, "wait_time", lambda: 100.0)
     t0 = env.now().timestamp()
     await play_one(world, table)
     await env.advance_time(MAX_SHED + 3)
