@@ -76,6 +76,9 @@ class CuarentaBot(commands.AutoShardedBot):
         clock, sleep: the presenter's clock and wait (tests inject a fake clock).
         write_budget: hold every channel to Discord's 5 writes per 5 s (`bot.ui.budget`); tests that do
             not drive the clock turn it off.
+        request_shedding: while the bot's bot-token request rate is at `bot.ui.budget.SHED_AT` per
+            second, table message edits wait (the rate is counted either way, ``request_rate``); tests
+            that click many times in one virtual instant turn it off.
         pictures: draw the table picture on the table message.
         card_emojis: upload the 42 card emojis (40 cards and the two jokers) at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
@@ -104,7 +107,7 @@ class CuarentaBot(commands.AutoShardedBot):
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
                  table_clock: Clock | None = None, members_intent: bool | None = None,
                  write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
-                 **options: Any) -> None:
+                 request_shedding: bool = True, **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about missing voice libraries (PyNaCl,
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
@@ -133,6 +136,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self._table_clock = table_clock
         self.sync_only = sync_only
         self._write_budget = write_budget
+        self._request_shedding = request_shedding
         self._pictures = pictures
         self._card_emojis = card_emojis
         self.card_emojis = CardEmojis()
@@ -170,7 +174,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
-                                        rate=self.request_rate)
+                                        rate=self.request_rate if self._request_shedding else None)
         self.tables.set_notifier(self.notifier)
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)

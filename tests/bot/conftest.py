@@ -37,7 +37,9 @@ async def make_bot(db_path: str):
     """Build a bot on the test database (call it again for a restart). SimCord detaches a restarted
     bot without closing it, so every bot's database connection (and worker pool) is closed at the end.
 
-    Computer players think in threads (``ai_workers=0``) unless a test asks for worker processes."""
+    Computer players think in threads (``ai_workers=0``) unless a test asks for worker processes, and
+    table edits are not shed at a high request rate (tests click many times in one virtual instant)
+    unless a test asks for ``request_shedding=True``."""
     counter = itertools.count(1)
     bots: list[CuarentaBot] = []
 
@@ -45,7 +47,7 @@ async def make_bot(db_path: str):
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0,
                             ai_workers=ai_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
-                   "write_budget": False, **overrides}
+                   "write_budget": False, "request_shedding": False, **overrides}
         bot = CuarentaBot(settings, **options)
         bots.append(bot)
         return bot
