@@ -251,15 +251,16 @@ def test_the_event_log_a_view_shows_is_always_the_fresh_one(variant, seed, prese
     rules = rules_for(preset, variant)
     rng = random.Random(seed)
     game = Game.new(rules, players, seed)
-    saved = None
-    while not game.is_over and len(game.plays) < 200:
+    saved, restored, steps = None, False, 0
+    while not game.is_over and steps < 200:
         for seat in (None, *range(players)):
             fresh = tuple(e.hidden() if i in game.hidden and e.seat != seat else e
                           for i, e in enumerate(game.events))
             assert game.view(seat).events == fresh
-        if len(game.plays) == 40:
+        if len(game.plays) == 40 and not restored:
             saved = game.snapshot()
         game.play(rng.choice(game.legal_plays()))
-        if len(game.plays) == 80 and saved is not None:
-            game.restore(saved)
-            saved = None
+        steps += 1
+        if len(game.plays) == 80 and saved is not None and not restored:
+            game.restore(saved)  # once: back to play 40, then on with other plays
+            restored = True
