@@ -310,16 +310,23 @@ class HandPresenter:
         except discord.HTTPException as exc:
             log.warning("table %d: DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
             return
+        await self._posted_hand(table, seat, state, game, message.channel.id, message.id)
+        if old is not None and int(old.get("message", 0)) != message.id:
+            await self._delete(int(old["channel"]), int(old["message"]))
+
+    async def _posted_hand(self, table: Table, seat: int, state: tuple[Any, ...], game: Any, channel_id: int,
+                           message_id: int) -> None:
+        """A new hand message went out (by either token): it shows ``state``, it alerted when it is the
+        seat's turn, and it is the seat's hand message from now on (persisted)."""
+        key = (table.id, seat)
         self._keys[key] = state
         self._last_write[key] = self._now()
         self._posted[key] = self.service.clock.now()
         if game is not None and game.to_play == seat:
             self._alerted[key] = table.nonce
-        table.messages.dms[str(seat)] = {"channel": message.channel.id, "message": message.id, "hand": table.game.hand_number
-                                         if table.game else 0, "at": self.service.clock.now()}
+        table.messages.dms[str(seat)] = {"channel": channel_id, "message": message_id,
+                                         "hand": game.hand_number if game else 0, "at": self.service.clock.now()}
         await self.service.save_messages(table)
-        if old is not None and int(old.get("message", 0)) != message.id:
-            await self._delete(int(old["channel"]), int(old["message"]))
 
     async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
         """The turn alert through the click's token: the hand as a follow-up (a new DM message, which
@@ -336,15 +343,8 @@ class HandPresenter:
             self._tokens.pop(key, None)
             return False
         self.token_writes += 1
-        self._keys[key] = state
-        self._last_write[key] = self._now()
-        self._posted[key] = self.service.clock.now()
-        if game is not None and game.to_play == seat:
-            self._alerted[key] = table.nonce
-        table.messages.dms[str(seat)] = {"channel": channel_id, "message": message.id, "hand": game.hand_number
-                                         if game else 0, "at": self.service.clock.now()}
         self._tokens[key] = _Token(token.interaction, message.id, False, token.since)
-        await self.service.save_messages(table)
+        await self._posted_hand(table, seat, state, game, channel_id, message.id)
         await self.budget.acquire(channel_id)
         await self._token_delete(token)
         return True

@@ -154,3 +154,13 @@ def locales(monkeypatch):
 
     monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
     return chosen
+
+
+@pytest.fixture
+def writes(env, monkeypatch):
+    """Every message write of the bot, bot-token and interaction-token DM writes (`clocked.WriteLog`)."""
+    from .clocked import WriteLog
+
+    log = WriteLog(env)
+    log.install(monkeypatch)
+    return log

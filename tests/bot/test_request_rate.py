@@ -101,15 +101,6 @@ async def play_one(world, table):
     await play_through_ui(member, table, play)
 
 
-@pytest.fixture
-def writes(env, monkeypatch):
-    from .clocked import WriteLog
-
-    log = WriteLog(env)
-    log.install(monkeypatch)
-    return log
-
-
 async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_the_latest_play(
         world, env, writes, monkeypatch):
     table = await start(world, env)

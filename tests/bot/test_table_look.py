@@ -38,13 +38,6 @@ def simcord_bot(make_bot):
     return make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
 
 
-@pytest.fixture
-def writes(env, monkeypatch) -> WriteLog:
-    log = WriteLog(env)
-    log.install(monkeypatch)
-    return log
-
-
 def rank_order(labels: list[str]) -> bool:
     cards = [Card.parse(label[:-1] + "SHDC"["♠♥♦♣".index(label[-1])]) for label in labels]
     return [c.rank for c in cards] == sorted(c.rank for c in cards)

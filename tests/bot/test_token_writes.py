@@ -21,13 +21,6 @@ def simcord_bot(make_bot):
     return make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
 
 
-@pytest.fixture
-def writes(env, monkeypatch) -> WriteLog:
-    log = WriteLog(env)
-    log.install(monkeypatch)
-    return log
-
-
 async def start_1v1(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.beto.slash(world.channel, "cuarenta join")
