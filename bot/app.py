@@ -165,7 +165,7 @@ class CuarentaBot(commands.AutoShardedBot):
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
             return
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database)
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())

@@ -3,6 +3,8 @@
 Variables (see `.env.example`):
     DISCORD_TOKEN: the bot token; required to run, not to test.
     DATABASE_PATH: the SQLite file, default ``cuarenta.db``.
+    DATABASE_URL: ``postgresql://user:password@host:port/database`` to use PostgreSQL (asyncpg) instead of
+        SQLite; wins over DATABASE_PATH. Needed to run more than one bot process over one database.
     DISCORD_GUILD_ID: optional development server; its commands sync on every start.
     LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR.
     DISCORD_MEMBERS_INTENT: ``1`` to receive members leaving the server (a privileged intent: enable it
@@ -34,9 +36,16 @@ class Settings:
     """Seconds a computer player waits before playing, so humans can follow (0 in tests)."""
     members_intent: bool = False
     """Declare the privileged members intent (to hear members leaving the server)."""
+    database_url: str = ""
+    """A PostgreSQL URL; empty: the SQLite file ``database_path``."""
     ai_workers: int = 2
     """Worker processes for the computer players' moves (`bot.tables.workers.ProcessOffload`), started
     at the first move; 0 runs them in threads of the bot's process (``asyncio.to_thread``)."""
+
+    @property
+    def database(self) -> str:
+        """What `bot.store.Store.open` opens: the PostgreSQL URL when set, else the SQLite path."""
+        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
@@ -44,7 +53,7 @@ class Settings:
 
         Raises:
             ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, or AI_WORKERS is not a
-                whole number from 0 to 64.
+                whole number from 0 to 64, or DATABASE_URL is not a ``postgresql://`` URL.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -60,7 +69,11 @@ class Settings:
         workers_raw = (env.get("AI_WORKERS") or "").strip() or "2"
         if not (workers_raw.isascii() and workers_raw.isdigit()) or int(workers_raw) > 64:
             raise ConfigError(f"AI_WORKERS must be a whole number from 0 (threads) to 64, not {workers_raw!r}")
+        url = (env.get("DATABASE_URL") or "").strip()
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
         return cls(
+            database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
             database_path=(env.get("DATABASE_PATH") or "cuarenta.db").strip(),
             guild_id=int(guild_raw) if guild_raw else None,

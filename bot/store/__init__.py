@@ -1,26 +1,28 @@
-"""Persistence: one long-lived aiosqlite connection (WAL, foreign keys on) and numbered SQL migrations
-tracked by ``PRAGMA user_version``.
+"""Persistence over one `bot.store.db.Database`: SQLite (aiosqlite, one long-lived connection, WAL and
+foreign keys on; the embedded default) or PostgreSQL (asyncpg, chosen by a ``postgresql://`` URL), with
+numbered migrations tracked by ``PRAGMA user_version`` or a ``schema_version`` row.
 
 Migrations are the files ``migrations/NNNN_name.sql`` (SQL) or ``migrations/NNNN_name.py`` (a data migration:
-a module with ``async def upgrade(conn)``); file N brings the schema to version N. Each is applied in one
-transaction.
+a module with ``async def upgrade(db)`` over a `Database`); file N brings the schema to version N. Each is
+applied in one transaction. The SQL files are written for SQLite; `postgresql_ddl` rewrites them for
+PostgreSQL, so both backends keep one list of migrations.
 
-All other modules talk to SQLite only through `Store`'s small repository methods, which take and return
-plain values (ints, strings, dicts).
+Other modules talk to the database only through repositories (`Store`'s methods here, `bot.ratings.repo`,
+`bot.competitions`' repos), which run their SQL through ``store.db`` and take and return plain values.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from bot.store.db import NOW_ISO, Database, IntegrityError, connect, to_postgresql
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
@@ -82,55 +84,56 @@ class TableRow:
 
 
 class Store:
-    """The database. Open it with `Store.open`, close it with `close`."""
+    """The database. Open it with `Store.open`, close it with `close`.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-        self._write = asyncio.Lock()  # one write transaction at a time on the shared connection
+    Args:
+        db: the open `bot.store.db.Database` (SQLite or PostgreSQL).
+    """
 
-    @property
-    def connection(self) -> aiosqlite.Connection:
-        """The one long-lived connection, for repositories of other packages (`bot.ratings.Ratings`)."""
-        return self._conn
-
-    @property
-    def write_lock(self) -> asyncio.Lock:
-        """The lock held by every write transaction on the connection (shared with `bot.ratings.Ratings`)."""
-        return self._write
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        """Connect to the SQLite file ``path`` (``":memory:"`` for tests), enable WAL and foreign keys,
-        and apply pending migrations.
+    async def open(cls, url: str) -> Store:
+        """Open the database at ``url`` and apply pending migrations: a SQLite file path (``":memory:"``
+        for tests; WAL and foreign keys on), or a ``postgresql://…`` URL (an asyncpg pool).
 
         Raises:
             StoreError: a migration failed (the schema stays at the last good version).
         """
-        conn = await aiosqlite.connect(path)
-        conn.row_factory = aiosqlite.Row
+        db = await connect(url)
         try:
-            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"):
-                async with conn.execute(pragma) as cur:
-                    await cur.fetchall()
-            store = cls(conn)
+            store = cls(db)
             await store.migrate()
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
-        await self._conn.close()
+        """Close the connection or pool (idempotent)."""
+        await self.db.close()
 
     async def schema_version(self) -> int:
-        """The current ``PRAGMA user_version``."""
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0])
+        """The number of the last migration applied (SQLite's ``PRAGMA user_version``; on PostgreSQL, the
+        one row of ``schema_version``)."""
+        if self.db.dialect == "sqlite":
+            return int(await self.db.fetchval("PRAGMA user_version"))
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        return int(await self.db.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+    async def _set_version(self, number: int) -> None:
+        if self.db.dialect == "sqlite":
+            await self.db.execute(f"PRAGMA user_version = {int(number)}")
+        else:
+            await self.db.execute("DELETE FROM schema_version")
+            await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", number)
 
     async def migrate(self) -> int:
-        """Apply every migration newer than the schema; return the new version.
+        """Apply every migration newer than the schema, each in one transaction; return the new version.
+
+        On PostgreSQL the SQL migrations are rewritten by `postgresql_ddl`; a transaction-scoped advisory
+        lock keeps two processes starting together from migrating twice.
 
         Raises:
             StoreError: a migration failed; it was rolled back.
@@ -140,16 +143,19 @@ class Store:
             if number <= version:
                 continue
             try:
-                if path.suffix == ".py":
-                    await self._conn.execute("BEGIN")
-                    await _load_migration(path).upgrade(self._conn)
-                    await self._conn.execute(f"PRAGMA user_version = {number}")
-                    await self._conn.commit()
-                else:
-                    sql = path.read_text(encoding="utf-8")
-                    await self._conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+                async with self.db.transaction():
+                    if self.db.dialect == "postgresql":
+                        await self.db.execute("SELECT pg_advisory_xact_lock(4040)")
+                        if await self.schema_version() >= number:
+                            continue  # another process applied it meanwhile
+                    if path.suffix == ".py":
+                        await _load_migration(path).upgrade(self.db)
+                    else:
+                        sql = path.read_text(encoding="utf-8")
+                        await self.db.executescript(
+                            postgresql_ddl(sql) if self.db.dialect == "postgresql" else sql)
+                    await self._set_version(number)
             except Exception as exc:
-                await self._conn.rollback()
                 raise StoreError(f"migration {path.name} failed: {exc}") from exc
             version = number
         return version
@@ -165,18 +171,14 @@ class Store:
         Raises:
             ChannelBusyError: the channel already holds an open table.
         """
-        async with self._write:
-            try:
-                cur = await self._conn.execute(
-                    "INSERT INTO tables (guild_id, channel_id, host_id, players, preset, status, seats, meta)"
-                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                    (guild_id, channel_id, host_id, players, preset, json.dumps(seats), json.dumps(meta)),
-                )
-            except aiosqlite.IntegrityError as exc:
-                await self._conn.rollback()
-                raise ChannelBusyError(str(exc)) from exc
-            await self._conn.commit()
-            return int(cur.lastrowid)
+        try:
+            return await self.db.insert(
+                "INSERT INTO tables (guild_id, channel_id, host_id, players, preset, status, seats, meta)"
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                guild_id, channel_id, host_id, players, preset, json.dumps(seats), json.dumps(meta),
+            )
+        except IntegrityError as exc:
+            raise ChannelBusyError(str(exc)) from exc
 
     async def save_table(
         self, *, table_id: int, host_id: int | None, status: str, seed: str | None, seats: list[Any],
@@ -192,57 +194,49 @@ class Store:
         length of the mesa): with the appended plays it rebuilds the game, so the cost of a save does not
         grow with the mesa (issue 13).
 
-        ``before_commit`` runs inside the transaction, after these writes, with the write lock held (the
-        ratings of the chicas the play finished); if it raises, nothing is written.
+        ``before_commit`` runs inside the transaction, after these writes (the ratings of the chicas the
+        play finished: its writes through ``store.db`` join the transaction); if it raises, nothing is
+        written.
 
         ``timers`` (the table's clocks, JSON), ``casual`` (the mesa is unrated from now on) and ``meta`` (names,
         house rules, hints) are written in the same transaction when given."""
-        async with self._write:
-            try:
-                await self._conn.execute(
-                    "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
-                    " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
-                    " updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
-                    (host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
-                     json.dumps(timers) if timers is not None else None,
-                     int(casual) if casual is not None else None,
-                     json.dumps(meta) if meta is not None else None, table_id),
+        async with self.db.transaction():
+            await self.db.execute(
+                "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
+                " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
+                f" updated_at = {NOW_ISO} WHERE id = ?",
+                host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
+                json.dumps(timers) if timers is not None else None,
+                int(casual) if casual is not None else None,
+                json.dumps(meta) if meta is not None else None, table_id,
+            )
+            if play is not None:
+                await self.db.execute(
+                    "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
+                    table_id, *play,
                 )
-                if play is not None:
-                    await self._conn.execute(
-                        "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
-                        (table_id, *play),
-                    )
-                if mesa is not None:
-                    await self._conn.execute(
-                        "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner,"
-                        " chicas_a, chicas_b, zapateria, seats) VALUES (:table_id, :guild_id, :channel_id,"
-                        " :preset, :players, :seed, :winner, :chicas_a, :chicas_b, :zapateria, :seats)",
-                        {**mesa, "table_id": table_id, "seats": json.dumps(mesa["seats"])},
-                    )
-                if before_commit is not None:
-                    await before_commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.commit()
+            if mesa is not None:
+                await self.db.execute(
+                    "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner,"
+                    " chicas_a, chicas_b, zapateria, seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    table_id, mesa["guild_id"], mesa["channel_id"], mesa["preset"], mesa["players"],
+                    mesa["seed"], mesa["winner"], mesa["chicas_a"], mesa["chicas_b"], mesa["zapateria"],
+                    json.dumps(mesa["seats"]),
+                )
+            if before_commit is not None:
+                await before_commit()
 
     async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
         """Record the Discord message ids of a table (lobby, public message, DMs)."""
-        async with self._write:
-            await self._conn.execute(
-                "UPDATE tables SET messages = ? WHERE id = ?", (json.dumps(messages), table_id)
-            )
-            await self._conn.commit()
+        await self.db.execute("UPDATE tables SET messages = ? WHERE id = ?", json.dumps(messages), table_id)
 
-    def _row(self, row: aiosqlite.Row) -> TableRow:
+    def _row(self, row: Any) -> TableRow:
         return TableRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], host_id=row["host_id"],
             players=row["players"], preset=row["preset"], status=row["status"], seed=row["seed"],
             seats=json.loads(row["seats"]), game=json.loads(row["game"]) if row["game"] else None,
             messages=json.loads(row["messages"]), meta=json.loads(row["meta"]),
-            timers=json.loads(row["timers"]) if "timers" in row.keys() else {},
-            casual=bool(row["casual"]) if "casual" in row.keys() else False,
+            timers=json.loads(row["timers"]), casual=bool(row["casual"]),
         )
 
     async def _with_plays(self, rows: list[TableRow]) -> list[TableRow]:
@@ -251,50 +245,40 @@ class Store:
         for start in range(0, len(wanted), 500):
             chunk = {r.id: r for r in wanted[start:start + 500]}
             marks = ", ".join("?" * len(chunk))
-            async with self._conn.execute(
+            for r in await self.db.fetch(
                 f"SELECT table_id, seat, card, captures FROM plays WHERE table_id IN ({marks})"
-                " ORDER BY table_id, seq", tuple(chunk)
-            ) as cur:
-                for r in await cur.fetchall():
-                    chunk[r["table_id"]].plays.append((r["seat"], r["card"], r["captures"]))
+                " ORDER BY table_id, seq", *chunk
+            ):
+                chunk[r["table_id"]].plays.append((r["seat"], r["card"], r["captures"]))
         return rows
 
     async def load_table(self, table_id: int) -> TableRow | None:
         """One table by id (with its plays, see `TableRow.plays`), or None."""
-        async with self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow("SELECT * FROM tables WHERE id = ?", table_id)
         return (await self._with_plays([self._row(row)]))[0] if row else None
 
     async def load_open_tables(self) -> list[TableRow]:
         """Every table in the lobby or in play, oldest first, with their plays (restored after a restart)."""
-        async with self._conn.execute(
-            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetch("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
         return await self._with_plays([self._row(r) for r in rows])
 
     async def load_finished_tables(self, since_days: float) -> list[TableRow]:
         """Tables whose mesa finished within the last ``since_days`` days, oldest first (the ratings
         catch-up after a restart)."""
-        async with self._conn.execute(
-            "SELECT * FROM tables WHERE status = 'finished' AND updated_at >= strftime('%Y-%m-%dT%H:%M:%SZ',"
-            " 'now', ?) ORDER BY id", (f"-{float(since_days)} days",)
-        ) as cur:
-            rows = await cur.fetchall()
+        since = (datetime.now(timezone.utc) - timedelta(days=float(since_days))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows = await self.db.fetch(
+            "SELECT * FROM tables WHERE status = 'finished' AND updated_at >= ? ORDER BY id", since)
         return await self._with_plays([self._row(r) for r in rows])
 
     async def plays(self, table_id: int) -> list[tuple[int, str, str]]:
         """The stored plays of a table as ``(seat, card, captures)``, in order."""
-        async with self._conn.execute(
-            "SELECT seat, card, captures FROM plays WHERE table_id = ? ORDER BY seq", (table_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetch(
+            "SELECT seat, card, captures FROM plays WHERE table_id = ? ORDER BY seq", table_id)
         return [(r["seat"], r["card"], r["captures"]) for r in rows]
 
     async def mesa(self, table_id: int) -> dict[str, Any] | None:
         """The stored result of a finished mesa, or None."""
-        async with self._conn.execute("SELECT * FROM mesas WHERE table_id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow("SELECT * FROM mesas WHERE table_id = ?", table_id)
         if row is None:
             return None
         out = dict(row)
@@ -307,54 +291,43 @@ class Store:
         wanted = {int(u) for u in user_ids}
         if not wanted:
             return {}
-        async with self._conn.execute(
-            "SELECT json_extract(s.value, '$.user_id') AS user_id, json_extract(s.value, '$.name') AS name"
-            " FROM tables t, json_each(t.seats) s WHERE t.guild_id = ? AND s.type = 'object'"
-            " AND json_extract(s.value, '$.user_id') IS NOT NULL ORDER BY t.id", (guild_id,)
-        ) as cur:
-            rows = await cur.fetchall()
-        return {r["user_id"]: r["name"] for r in rows if r["user_id"] in wanted and r["name"]}
+        rows = await self.db.fetch("SELECT seats FROM tables WHERE guild_id = ? ORDER BY id", guild_id)
+        names: dict[int, str] = {}
+        for row in rows:
+            for seat in json.loads(row["seats"]):
+                if isinstance(seat, dict) and seat.get("user_id") in wanted and seat.get("name"):
+                    names[int(seat["user_id"])] = seat["name"]
+        return names
 
     # ------------------------------------------------------------------ guild settings
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The public language chosen by a guild, or None (the default)."""
-        async with self._conn.execute(
-            "SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return row["language"] if row else None
+        return await self.db.fetchval("SELECT language FROM guild_settings WHERE guild_id = ?", guild_id)
 
     async def set_guild_language(self, guild_id: int, language: str) -> None:
         """Choose a guild's public language."""
-        async with self._write:
-            await self._conn.execute(
-                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
-                (guild_id, language),
-            )
-            await self._conn.commit()
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+            guild_id, language,
+        )
 
     # ------------------------------------------------------------------ table clocks (issue 6)
 
     async def save_timers(self, table_id: int, timers: dict[str, Any], casual: bool | None = None) -> None:
         """Write a table's clocks (and, when given, its casual flag) alone: a reminder sent, a deadline
         moved after a restart, a lobby deadline set."""
-        async with self._write:
-            await self._conn.execute(
-                "UPDATE tables SET timers = ?, casual = COALESCE(?, casual) WHERE id = ?",
-                (json.dumps(timers), int(casual) if casual is not None else None, table_id),
-            )
-            await self._conn.commit()
+        await self.db.execute(
+            "UPDATE tables SET timers = ?, casual = COALESCE(?, casual) WHERE id = ?",
+            json.dumps(timers), int(casual) if casual is not None else None, table_id,
+        )
 
     async def guild_turn_timer(self, guild_id: int) -> int | None:
         """A server's default turn timer in seconds, or None when it has no settings row (the default
         applies)."""
-        async with self._conn.execute(
-            "SELECT turn_timer FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return int(row["turn_timer"]) if row else None
+        value = await self.db.fetchval("SELECT turn_timer FROM guild_settings WHERE guild_id = ?", guild_id)
+        return int(value) if value is not None else None
 
     async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
         """Choose a server's default turn timer (30–300 seconds).
@@ -364,13 +337,23 @@ class Store:
         """
         if not 30 <= seconds <= 300:
             raise ValueError("turn_timer must be between 30 and 300 seconds")
-        async with self._write:
-            await self._conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_timer) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET turn_timer = excluded.turn_timer",
-                (guild_id, seconds),
-            )
-            await self._conn.commit()
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, turn_timer) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET turn_timer = excluded.turn_timer",
+            guild_id, seconds,
+        )
 
 
-__all__ = ["ChannelBusyError", "Store", "StoreError", "TableRow", "migrations"]
+def postgresql_ddl(sql: str) -> str:
+    """A SQLite migration rewritten as PostgreSQL DDL, the same schema in spirit: ``INTEGER`` columns
+    become ``BIGINT`` (Discord ids are 64-bit), ``INTEGER PRIMARY KEY AUTOINCREMENT`` an identity key,
+    ``REAL`` ``DOUBLE PRECISION``, ``WITHOUT ROWID`` is dropped and `NOW_ISO` defaults read ``now()``."""
+    sql = re.sub(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", sql)
+    sql = re.sub(r"\bINTEGER\b", "BIGINT", sql)
+    sql = re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
+    sql = re.sub(r"\)\s*WITHOUT ROWID", ")", sql)
+    return to_postgresql(sql)
+
+
+__all__ = ["ChannelBusyError", "Database", "IntegrityError", "Store", "StoreError", "TableRow", "migrations",
+           "postgresql_ddl"]

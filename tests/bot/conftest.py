@@ -123,13 +123,13 @@ async def _inline(func, *args):
 
 
 @pytest.fixture
-async def service(tmp_path):
-    """A `TableService` on a fresh file database, without Discord: computer players move at once and
-    inline (no worker thread), every table is seeded "fixed"."""
+async def service(database_url):
+    """A `TableService` on a fresh database, once on each backend (SQLite, PostgreSQL), without Discord:
+    computer players move at once and inline (no worker thread), every table is seeded "fixed"."""
     from bot.store import Store
     from bot.tables import TableService
 
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await Store.open(database_url)
     svc = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=_inline)
     yield svc
     await svc.close()

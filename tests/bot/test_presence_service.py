@@ -48,8 +48,9 @@ def clock():
 
 
 @pytest.fixture
-async def db(tmp_path):
-    return str(tmp_path / "presence.db")
+def db(database_url):
+    """The table service's database, once on each backend."""
+    return database_url
 
 
 @pytest.fixture

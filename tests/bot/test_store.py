@@ -1,4 +1,5 @@
-"""The store: numbered migrations tracked by PRAGMA user_version, WAL, one open table per channel."""
+"""The store, on both backends (SQLite and PostgreSQL, issue 13): numbered migrations applied once, one open
+table per channel, settings, plays, the compact snapshot migration."""
 
 from __future__ import annotations
 
@@ -7,33 +8,33 @@ import pytest
 from bot.store import ChannelBusyError, Store, migrations
 
 
-async def test_migrations_bring_a_new_database_to_the_last_version_once(tmp_path):
-    path = str(tmp_path / "m.db")
-    store = await Store.open(path)
+async def test_migrations_bring_a_new_database_to_the_last_version_once(database_url):
+    store = await Store.open(database_url)
     last = migrations()[-1][0]
     assert await store.schema_version() == last
-    async with store.connection.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    if store.db.dialect == "sqlite":
+        assert await store.db.fetchval("PRAGMA journal_mode") == "wal"
     await store.close()
-    again = await Store.open(path)
+    again = await Store.open(database_url)
     assert await again.migrate() == last, "migrating twice changes nothing"
     await again.close()
 
 
-async def test_a_channel_holds_one_open_table(tmp_path):
-    store = await Store.open(str(tmp_path / "c.db"))
+async def test_a_channel_holds_one_open_table(database_url):
+    store = await Store.open(database_url)
     kwargs = dict(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", seats=[None, None], meta={})
     first = await store.create_table(**kwargs)
     with pytest.raises(ChannelBusyError):
         await store.create_table(**kwargs)
     await store.save_table(table_id=first, host_id=3, status="closed", seed=None, seats=[None, None], game=None)
-    assert await store.create_table(**kwargs) == first + 1
-    assert [row.id for row in await store.load_open_tables()] == [first + 1]
+    second = await store.create_table(**kwargs)
+    assert second > first, "a new table (PostgreSQL's sequence may skip the refused id)"
+    assert [row.id for row in await store.load_open_tables()] == [second]
     await store.close()
 
 
-async def test_guild_language_is_stored(tmp_path):
-    store = await Store.open(str(tmp_path / "g.db"))
+async def test_guild_language_is_stored(database_url):
+    store = await Store.open(database_url)
     assert await store.guild_language(5) is None
     await store.set_guild_language(5, "en")
     await store.set_guild_language(5, "es")
@@ -52,7 +53,7 @@ def test_the_openapi_validator_catches_a_bad_body():
     assert request_errors("POST", "/users/@me/channels", {"recipient_id": 5}), "snowflakes are strings"
 
 
-async def test_migration_9_turns_whole_saved_games_into_snapshots_that_rebuild_them(tmp_path):
+async def test_migration_9_turns_whole_saved_games_into_snapshots_that_rebuild_them(database_url):
     """Issue 13: a table saved before the compact snapshot (a whole version-1 game, and one of its plays
     missing from ``plays``) is rewritten as a snapshot, and loads as exactly the same game."""
     import json
@@ -61,8 +62,7 @@ async def test_migration_9_turns_whole_saved_games_into_snapshots_that_rebuild_t
     from bot.engine import Game, Play, Rules
     from bot.tables.service import _game_of
 
-    path = str(tmp_path / "old.db")
-    store = await Store.open(path)
+    store = await Store.open(database_url)
     game = Game.new(Rules.preset("quito"), 2, "old")
     rng = random.Random(5)
     for _ in range(57):
@@ -71,20 +71,67 @@ async def test_migration_9_turns_whole_saved_games_into_snapshots_that_rebuild_t
                                         seats=[None, None], meta={})
     seats = [e.seat for e in game.events if e.kind == "played"]
     for seq, play in enumerate(game.plays[:-1]):  # the last play's row is missing
-        await store.connection.execute(
+        await store.db.execute(
             "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
-            (table_id, seq, seats[seq], play.card.code, " ".join(c.code for c in play.sorted_captures())))
-    await store.connection.execute("UPDATE tables SET status = 'playing', seed = 'old', game = ? WHERE id = ?",
-                                   (json.dumps(game.to_dict()), table_id))
-    await store.connection.execute("PRAGMA user_version = 8")
-    await store.connection.commit()
+            table_id, seq, seats[seq], play.card.code, " ".join(c.code for c in play.sorted_captures()))
+    await store.db.execute("UPDATE tables SET status = 'playing', seed = 'old', game = ? WHERE id = ?",
+                           json.dumps(game.to_dict()), table_id)
+    async with store.db.transaction():
+        await store._set_version(8)
     await store.close()
 
-    store = await Store.open(path)
+    store = await Store.open(database_url)
     assert await store.schema_version() == migrations()[-1][0]
     row = await store.load_table(table_id)
     assert row.game == game.snapshot(), "the stored game is now the compact snapshot"
     assert len(row.plays) == 57 and row.plays[-1][0] == seats[-1]
     assert _game_of(row) == game
     assert Game.from_snapshot(row.game, [Play.parse(c, x.split()) for _, c, x in row.plays]).events == game.events
+    await store.close()
+
+
+async def test_a_saved_play_its_mesa_and_settings_read_back_the_same(database_url):
+    """Every Store method round-trips its values on this backend: plays in order, the mesa row, the
+    clocks, the turn timer, seat names."""
+    store = await Store.open(database_url)
+    seats = [{"user_id": 2**62 + 5, "name": "Ana"}, None]  # Discord ids need 64 bits
+    tid = await store.create_table(guild_id=2**60, channel_id=2, host_id=3, players=2, preset="quito",
+                                   seats=seats, meta={"guild": "g"})
+    await store.save_table(table_id=tid, host_id=3, status="playing", seed="s", seats=seats,
+                           game={"version": 2, "x": 1}, play=(0, 0, "7o", ""), timers={"turn": 5.5}, casual=True)
+    await store.save_table(table_id=tid, host_id=3, status="finished", seed="s", seats=seats,
+                           game={"version": 2, "x": 2}, play=(1, 1, "7c", "7o"),
+                           mesa={"guild_id": 2**60, "channel_id": 2, "preset": "quito", "players": 2, "seed": "s",
+                                 "winner": 1, "chicas_a": 0, "chicas_b": 2, "zapateria": 1, "seats": [2**62 + 5, None]})
+    row = await store.load_table(tid)
+    assert (row.status, row.game, row.plays, row.timers, row.casual) == (
+        "finished", {"version": 2, "x": 2}, [(0, "7o", ""), (1, "7c", "7o")], {"turn": 5.5}, True)
+    assert await store.plays(tid) == row.plays
+    mesa = await store.mesa(tid)
+    assert (mesa["winner"], mesa["chicas_b"], mesa["seats"]) == (1, 2, [2**62 + 5, None])
+    assert [r.id for r in await store.load_finished_tables(1)] == [tid]
+    assert await store.seat_names(2**60, [2**62 + 5, 9]) == {2**62 + 5: "Ana"}
+    assert await store.guild_turn_timer(7) is None
+    await store.set_guild_turn_timer(7, 45)
+    assert await store.guild_turn_timer(7) == 45
+    await store.close()
+
+
+async def test_a_save_whose_hook_fails_writes_nothing(database_url):
+    """The play, the state and the hook's own writes are one transaction: the hook raising leaves the
+    table as it was."""
+    store = await Store.open(database_url)
+    tid = await store.create_table(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito",
+                                   seats=[None, None], meta={})
+
+    async def hook():
+        await store.set_guild_language(1, "en")  # joins the save's transaction
+        raise RuntimeError("ratings failed")
+
+    with pytest.raises(RuntimeError):
+        await store.save_table(table_id=tid, host_id=3, status="playing", seed="s", seats=[None, None],
+                               game={"version": 2}, play=(0, 0, "7o", ""), before_commit=hook)
+    row = await store.load_table(tid)
+    assert (row.status, row.plays) == ("lobby", [])
+    assert await store.guild_language(1) is None
     await store.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import aiosqlite
+from bot.store.db import Database
 
 
 def compact(game: dict[str, Any]) -> dict[str, Any]:
@@ -26,22 +26,19 @@ def compact(game: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def upgrade(conn: aiosqlite.Connection) -> None:
+async def upgrade(db: Database) -> None:
     """Rewrite every version-1 game of ``tables`` as a snapshot, inside the caller's transaction."""
-    async with conn.execute("SELECT id, game FROM tables WHERE game IS NOT NULL") as cur:
-        rows = await cur.fetchall()
-    for table_id, raw in rows:
+    for table_id, raw in await db.fetch("SELECT id, game FROM tables WHERE game IS NOT NULL"):
         game = json.loads(raw)
         if game.get("version") != 1:
             continue
-        async with conn.execute("SELECT seq FROM plays WHERE table_id = ?", (table_id,)) as cur:
-            stored = {r[0] for r in await cur.fetchall()}
+        stored = {r[0] for r in await db.fetch("SELECT seq FROM plays WHERE table_id = ?", table_id)}
         seats = [e.get("seat") for e in game["events"] if e["kind"] == "played"]
         for seq, play in enumerate(game["plays"]):
             if seq not in stored:
-                await conn.execute(
+                await db.execute(
                     "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seq, seats[seq] if seq < len(seats) else 0, play["card"],
-                     " ".join(play.get("captures", ()))),
+                    table_id, seq, seats[seq] if seq < len(seats) else 0, play["card"],
+                    " ".join(play.get("captures", ())),
                 )
-        await conn.execute("UPDATE tables SET game = ? WHERE id = ?", (json.dumps(compact(game)), table_id))
+        await db.execute("UPDATE tables SET game = ? WHERE id = ?", json.dumps(compact(game)), table_id)

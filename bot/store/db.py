@@ -1,0 +1,301 @@
+"""One database interface over two backends (issue 13): SQLite through aiosqlite (the embedded default) and
+PostgreSQL through asyncpg, chosen by the URL.
+
+Every repository of the bot writes its SQL once, in SQLite's spelling with ``?`` placeholders, and runs it
+through a `Database`:
+
+- ``await db.fetch(sql, *args)`` → a list of rows; ``fetchrow`` → one row or None; ``fetchval`` → the first
+  column of the first row or None. A row is read by index (``row[0]``) or by name (``row["id"]``), and
+  ``dict(row)`` works, on both backends.
+- ``await db.execute(sql, *args)`` → the number of rows changed; ``insert(sql, *args)`` → the new row's
+  ``id``; ``executemany(sql, rows)``.
+- ``async with db.transaction():`` makes every call of the same task inside it one transaction, on one
+  connection, committed at the end or rolled back if the block raises. A transaction opened inside another
+  by the same task joins it (so a repository called from inside the store's transaction, like the ratings
+  of a finished chica, writes in it). A write outside a transaction is its own transaction.
+
+The PostgreSQL adapter rewrites the few SQLite spellings the repositories use: ``?`` → ``$n``, ``INSERT OR
+IGNORE`` → ``ON CONFLICT DO NOTHING``, and the ISO-8601 "now" of ``strftime`` (`NOW_ISO`). What cannot be
+rewritten (JSON functions) is written per `Database.dialect`.
+
+On SQLite, one connection is shared; transactions (and single writes) take one ``asyncio.Lock`` in turn.
+On PostgreSQL, a pool; a transaction holds one pooled connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any
+
+import aiosqlite
+
+NOW_ISO = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+"""SQLite's current UTC time as ISO-8601 text (``2026-12-01T21:00:00Z``); the PostgreSQL adapter rewrites
+it to the same text from ``now()``."""
+
+_PG_NOW_ISO = "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+
+
+class IntegrityError(Exception):
+    """A constraint refused the write (unique, foreign key, check), on either backend."""
+
+
+def is_postgresql_url(url: str) -> bool:
+    """True for ``postgresql://…`` / ``postgres://…`` URLs."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+@lru_cache(maxsize=2048)
+def to_postgresql(sql: str) -> str:
+    """``sql`` in SQLite's spelling rewritten for PostgreSQL: ``?`` placeholders become ``$1, $2 …`` (not
+    inside quotes), ``INSERT OR IGNORE INTO`` gains ``ON CONFLICT DO NOTHING``, `NOW_ISO` becomes the same
+    text from ``now()``."""
+    sql = sql.replace(NOW_ISO, _PG_NOW_ISO)
+    ignore = re.match(r"\s*INSERT\s+OR\s+IGNORE\s+INTO\b", sql, re.IGNORECASE)
+    if ignore:
+        sql = "INSERT INTO" + sql[ignore.end():] + " ON CONFLICT DO NOTHING"
+    out: list[str] = []
+    n = 0
+    quote: str | None = None
+    for ch in sql:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "?":
+            n += 1
+            out.append(f"${n}")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+class Database:
+    """The interface both adapters implement (see the module docstring). ``dialect`` is ``"sqlite"`` or
+    ``"postgresql"``."""
+
+    dialect: str = ""
+
+    def __init__(self) -> None:
+        self._tx: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, Any] | None] = contextvars.ContextVar(
+            f"db_tx_{id(self)}", default=None)
+
+    def _current(self) -> Any | None:
+        """The connection of the transaction the current task is in, or None."""
+        held = self._tx.get()
+        if held is not None and held[0] is asyncio.current_task():
+            return held[1]
+        return None
+
+    @property
+    def in_transaction(self) -> bool:
+        """True inside ``transaction()`` in this task."""
+        return self._current() is not None
+
+    def transaction(self) -> Any:
+        """An async context manager: one transaction for every call of this task inside it (joins an open
+        one). Raises `IntegrityError` when a constraint refuses a write in it."""
+        raise NotImplementedError
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        """Every row of ``sql``."""
+        raise NotImplementedError
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any | None:
+        """The first row of ``sql``, or None."""
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row, or None."""
+        row = await self.fetchrow(sql, *args)
+        return row[0] if row is not None else None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; the number of rows it changed. Raises `IntegrityError`."""
+        raise NotImplementedError
+
+    async def insert(self, sql: str, *args: Any) -> int:
+        """Run one ``INSERT`` into a table with an ``id`` key; the new row's id. Raises `IntegrityError`."""
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run ``sql`` once per parameter row, in one transaction. Raises `IntegrityError`."""
+        async with self.transaction():
+            for row in rows:
+                await self.execute(sql, *row)
+
+    async def executescript(self, sql: str) -> None:
+        """Run several statements (a migration) inside the current transaction."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Close the connection or pool (idempotent)."""
+        raise NotImplementedError
+
+
+class SqliteDatabase(Database):
+    """`Database` over one aiosqlite connection in autocommit mode; transactions are ``BEGIN IMMEDIATE``
+    under one lock."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__()
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> SqliteDatabase:
+        """Connect to the file ``path`` (``":memory:"`` for tests) with WAL and foreign keys on."""
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        try:
+            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"):
+                async with conn.execute(pragma) as cur:
+                    await cur.fetchall()
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        if self._current() is not None:
+            yield
+            return
+        async with self.lock:
+            token = self._tx.set((asyncio.current_task(), self.conn))
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield
+                except BaseException:
+                    await self.conn.execute("ROLLBACK")
+                    raise
+                await self.conn.execute("COMMIT")
+            except aiosqlite.IntegrityError as exc:
+                raise IntegrityError(str(exc)) from exc
+            finally:
+                self._tx.reset(token)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        async with self.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
+        try:
+            return await self.conn.execute(sql, args)
+        except aiosqlite.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        if self._current() is None:
+            async with self.transaction():
+                return (await self._run(sql, args)).rowcount
+        return (await self._run(sql, args)).rowcount
+
+    async def insert(self, sql: str, *args: Any) -> int:
+        if self._current() is None:
+            async with self.transaction():
+                return int((await self._run(sql, args)).lastrowid or 0)
+        return int((await self._run(sql, args)).lastrowid or 0)
+
+    async def executescript(self, sql: str) -> None:
+        for statement in _statements(sql):
+            await self._run(statement, ())
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+def _statements(sql: str) -> list[str]:
+    """A script split at the ``;`` that end lines (the migrations keep one statement per such line), with
+    ``--`` comments dropped."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+class PostgresDatabase(Database):
+    """`Database` over an asyncpg pool."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: Any) -> None:
+        super().__init__()
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
+        """Connect a pool to ``url`` (``postgresql://user@host:port/db``)."""
+        import asyncpg  # only needed with DATABASE_URL
+
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        return cls(pool)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        import asyncpg
+
+        if self._current() is not None:
+            yield
+            return
+        async with self.pool.acquire() as conn:
+            token = self._tx.set((asyncio.current_task(), conn))
+            try:
+                async with conn.transaction():
+                    yield
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                raise IntegrityError(str(exc)) from exc
+            finally:
+                self._tx.reset(token)
+
+    def _target(self) -> Any:
+        return self._current() or self.pool
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        return list(await self._target().fetch(to_postgresql(sql), *args))
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        import asyncpg
+
+        try:
+            status = await self._target().execute(to_postgresql(sql), *args)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc)) from exc
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    async def insert(self, sql: str, *args: Any) -> int:
+        import asyncpg
+
+        try:
+            value = await self._target().fetchval(to_postgresql(sql) + " RETURNING id", *args)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc)) from exc
+        return int(value) if value is not None else 0  # 0: INSERT OR IGNORE inserted nothing
+
+    async def executescript(self, sql: str) -> None:
+        conn = self._current()
+        assert conn is not None, "executescript runs inside transaction()"
+        await conn.execute(sql)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+async def connect(url: str) -> Database:
+    """A `Database` for ``url``: a PostgreSQL URL opens an asyncpg pool; anything else is a SQLite path."""
+    if is_postgresql_url(url):
+        return await PostgresDatabase.open(url)
+    return await SqliteDatabase.open(url)
+
+
+__all__ = ["NOW_ISO", "Database", "IntegrityError", "PostgresDatabase", "SqliteDatabase", "connect",
+           "is_postgresql_url", "to_postgresql"]

@@ -1,0 +1,112 @@
+"""Fixtures shared by every test package: the two database backends (issue 13).
+
+``database_url`` is parametrized over ``sqlite`` (a fresh file) and ``postgresql`` (a fresh database on a
+real PostgreSQL server, created from a migrated template). The server is ``TEST_DATABASE_URL`` when it is
+set (`.ci/run` starts one with ``scripts/postgres-for-tests``); otherwise the session starts its own with
+that script when PostgreSQL's binaries are on the machine; otherwise the PostgreSQL half is skipped, and
+says why. Under CI (``CI`` set), a missing server fails instead of skipping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_TEMPLATE = "cuarenta_template"
+_names = itertools.count(1)
+
+
+def _admin_url(url: str, database: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{database}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """The URL of a PostgreSQL server's ``postgres`` database, with a migrated template database. A
+    server this session started is stopped and deleted at its end."""
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    started: str | None = None
+    if not url:
+        have_binaries = any(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        if not have_binaries and not os.environ.get("CI"):
+            pytest.skip("no PostgreSQL here: set TEST_DATABASE_URL or install Debian's postgresql")
+        out = subprocess.run([str(ROOT / "scripts" / "postgres-for-tests")], capture_output=True,
+                             text=True, check=False)
+        if out.returncode != 0:
+            if os.environ.get("CI"):
+                pytest.fail(f"could not start PostgreSQL: {out.stderr}")
+            pytest.skip(f"could not start PostgreSQL: {out.stderr.strip()[-300:]}")
+        url = out.stdout.strip()
+        started = re.search(r"server in (\S+)/data", out.stderr).group(1)  # type: ignore[union-attr]
+    asyncio.run(_make_template(url))
+    yield url
+    if started:
+        bindir = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
+        run = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        subprocess.run([*run, str(bindir / "pg_ctl"), "-D", f"{started}/data", "-m", "immediate", "stop"],
+                       capture_output=True, check=False)
+        shutil.rmtree(started, ignore_errors=True)
+
+
+async def _make_template(url: str) -> None:
+    import asyncpg
+
+    from bot.store import Store
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {_TEMPLATE} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {_TEMPLATE}")
+    finally:
+        await admin.close()
+    store = await Store.open(_admin_url(url, _TEMPLATE))
+    await store.close()
+
+
+async def _fresh_database(url: str, name: str) -> str:
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+    finally:
+        await admin.close()
+    return _admin_url(url, name)
+
+
+async def _drop_database(url: str, name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def postgres_url(request: pytest.FixtureRequest) -> str:
+    """A fresh, migrated PostgreSQL database for this test (dropped after it)."""
+    server = request.getfixturevalue("postgres_server")
+    name = f"cuarenta_t{os.getpid()}_{next(_names)}"
+    url = asyncio.run(_fresh_database(server, name))
+    yield url
+    asyncio.run(_drop_database(server, name))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database for this test, once on each backend: a SQLite file, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "cuarenta-test.db")
+    return request.getfixturevalue("postgres_url")
