@@ -21,8 +21,12 @@ Layout (``SIZE`` = 800 × 500 pixels, 1.6 : 1, made for a phone, where Discord s
   plaques sit left of centre so that this fits to their right; a side seat's goes below its plaque. A
   trail shows the card with an arrow towards the table.
 
-The PNG uses one fixed 256-colour palette (chosen once from sample pictures), so a render takes about
-5 ms and 30–40 KB (``python bench/render.py``).
+The PNG uses one fixed 256-colour palette (chosen once from sample pictures): 30–40 KB. Drawing is
+cached without any state that could go stale: the shapes are grouped into tiles that do not overlap, each
+tile is drawn, turned into palette indices and kept by its shapes and place, and the PNG is compressed in
+bands of rows, each kept by the tiles it shows. Drawing a scene again takes ~0.5 ms
+(``python bench/render.py``), the next play's picture (a few tiles and most bands changed) ~2–3 ms, a
+picture from nothing ~3–4 ms (all took ~5 ms before these caches). Tiles and bands are kept within ~20 MB.
 
 Text uses Pillow's embedded font, which covers ASCII and a few signs only. Accented letters (á é í ó ú
 ü ñ …) are drawn as their base letter with the accent added, ``¡`` and ``¿`` as turned ``!`` and ``?``;
@@ -35,12 +39,17 @@ exactly those shapes, so tests assert on content, not pixels.
 
 from __future__ import annotations
 
-import io
+import itertools
 import math
+import struct
+import threading
 import unicodedata
-from collections.abc import Mapping
+import zlib
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -66,8 +75,18 @@ __all__ = [
 SIZE = (800, 500)
 """Width and height of the picture, in pixels."""
 
-PNG_LEVEL = 3
-"""zlib level of the PNG (1 fastest … 9 smallest); 3 is within the time and size budgets."""
+PNG_LEVEL = 2
+"""zlib level of the PNG (1 fastest … 9 smallest): on these pictures 2 is as fast as 1 and ~7 % faster than
+3, for ~3 % more bytes than 3 (~32 KB)."""
+
+BAND_ROWS = 25
+"""Rows of the picture per band of the PNG, compressed on its own (and cached, `_BANDS`)."""
+
+TILE_BYTES = 16 << 20
+"""Bytes of the tiles kept (`_TILES`, a byte a pixel): ~16 MB, the tiles of the latest pictures of ~50 tables."""
+
+BAND_BYTES = 4 << 20
+"""Bytes of the compressed bands kept (`_BANDS`): ~4 MB (a band is ~1.5 KB)."""
 
 DEFAULT_LABELS: Mapping[str, str] = {
     "perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
@@ -390,22 +409,37 @@ def _pad(size: int) -> int:
     return max(2, round(size * 0.12))
 
 
+@lru_cache(maxsize=64)
 def _line_height(size: int) -> int:
     ascent, descent = font(size).getmetrics()
     return _pad(size) + ascent + descent + 1
 
 
+@lru_cache(maxsize=64)
 def _baseline(size: int) -> int:
     """Distance from the top of a text line box to its baseline."""
     return _pad(size) + font(size).getmetrics()[0]
 
 
+@lru_cache(maxsize=64)
+def _cap_height(size: int) -> int:
+    """Height of the ink of ``H`` at ``size`` (centres the text of a badge)."""
+    return font(size).getmask("H").size[1]
+
+
+@lru_cache(maxsize=4096)
+def _advance(glyphs: str, size: int) -> int:
+    """``font(size).getlength(glyphs)`` rounded up (cached: a picture measures ~40 texts, mostly the same)."""
+    return math.ceil(font(size).getlength(glyphs))
+
+
 def _width_units(units: tuple[_Unit, ...], size: int, bold: bool) -> int:
     if not units:
         return 0
-    return math.ceil(font(size).getlength("".join(u.base for u in units))) + _embolden(size, bold) + 2
+    return _advance("".join(u.base for u in units), size) + _embolden(size, bold) + 2
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` as drawn at ``size`` (after `fit_text`'s cleaning, without clipping)."""
     return _width_units(_units(text), size, bold)
@@ -652,7 +686,7 @@ class _Builder:
         shown = fit_text(text, size, max_width, bold)
         if not shown:
             return 0
-        width = _width_units(_units(shown), size, bold)
+        width = text_width(shown, size, bold)
         if align == "right":
             x -= width
         elif align == "center":
@@ -668,7 +702,7 @@ class _Builder:
         shown = fit_text(text, size, max_width - 2 * _pill_pad(size), bold)
         if not shown:
             return 0
-        width = _width_units(_units(shown), size, bold) + 2 * _pill_pad(size)
+        width = text_width(shown, size, bold) + 2 * _pill_pad(size)
         height = round(size * 1.35)
         if align == "right":
             x -= width
@@ -693,7 +727,7 @@ def _pill_pad(size: int) -> int:
 
 def _pill_width(text: str, size: int, bold: bool, max_width: int) -> int:
     shown = fit_text(text, size, max_width - 2 * _pill_pad(size), bold)
-    return _width_units(_units(shown), size, bold) + 2 * _pill_pad(size) if shown else 0
+    return text_width(shown, size, bold) + 2 * _pill_pad(size) if shown else 0
 
 
 def _label(scene: TableScene, key: str) -> str:
@@ -1022,52 +1056,188 @@ def layout(scene: TableScene) -> Layout:
 # --------------------------------------------------------------------------- drawing
 
 
-def _paste(img: Image.Image, part: Image.Image, xy: tuple[int, int]) -> None:
-    img.paste(part, xy, part)
+_Paste = tuple[Image.Image, int, int, "tuple[int, int, int] | None"]
+"""One paste of a shape: (image, left, top, colour). Without a colour the image is RGBA, pasted through its
+own alpha; with one, it is an L mask through which the colour is painted."""
 
 
-def _draw(img: Image.Image, shape: Shape) -> None:
+def _pastes(shape: Shape) -> tuple[_Paste, ...]:
+    """The pastes that draw ``shape``, in order: what it paints and exactly where (no pixel outside them)."""
     left, top, right, bottom = shape.box
     kind = shape.kind
     if kind == "text":
         mask = _text_mask(shape.value, shape.size, shape.bold)
-        if shape.fill is not None:
-            img.paste(shape.fill, (left + 1, top + 2, left + 1 + mask.width, top + 2 + mask.height), mask)
-        img.paste(shape.color, (left, top, left + mask.width, top + mask.height), mask)
-    elif kind == "card":
-        _paste(img, card_image(shape.value, bottom - top), (left, top))
-    elif kind == "fanned":
-        _paste(img, card_fanned(shape.value, bottom - top), (left, top))
-    elif kind == "back":
-        _paste(img, card_back(bottom - top), (left, top))
-    elif kind == "panel":
+        ink = (mask, left, top, shape.color)
+        return ((mask, left + 1, top + 2, shape.fill), ink) if shape.fill is not None else (ink,)
+    if kind == "card":
+        return ((card_image(shape.value, bottom - top), left, top, None),)
+    if kind == "fanned":
+        return ((card_fanned(shape.value, bottom - top), left, top, None),)
+    if kind == "back":
+        return ((card_back(bottom - top), left, top, None),)
+    if kind == "panel":
         part = _rounded(right - left, bottom - top, shape.radius, shape.fill,
                         shape.color if shape.width else None, shape.width)
-        _paste(img, part, (left, top))
-    elif kind == "ring":
-        _paste(img, _rounded(right - left, bottom - top, shape.radius, None, shape.color, shape.width), (left, top))
-    elif kind == "shadow":
-        _paste(img, _shadow(right - left, bottom - top, shape.radius), (left, top))
-    elif kind == "glow":
+        return ((part, left, top, None),)
+    if kind == "ring":
+        return ((_rounded(right - left, bottom - top, shape.radius, None, shape.color, shape.width), left, top, None),)
+    if kind == "shadow":
+        return ((_shadow(right - left, bottom - top, shape.radius), left, top, None),)
+    if kind == "glow":
         spread = 10
         part = _glow(right - left - 2 * spread, bottom - top - 2 * spread, shape.radius, shape.color, spread)
-        _paste(img, part, (left, top))
-    elif kind == "pill":
-        _paste(img, _rounded(right - left, bottom - top, shape.radius, shape.fill, None, 0), (left, top))
+        return ((part, left, top, None),)
+    if kind == "pill":
+        badge = _rounded(right - left, bottom - top, shape.radius, shape.fill, None, 0)
         mask = _text_mask(shape.value, shape.size, shape.bold)
         tx = left + (right - left - mask.width) // 2
-        cap = font(shape.size).getmask("H").size[1]
-        ty = (top + bottom) // 2 + cap // 2 - _baseline(shape.size)
-        img.paste(shape.color, (tx, ty, tx + mask.width, ty + mask.height), mask)
-    elif kind == "arrow":
-        _paste(img, _arrow(right - left, bottom - top, shape.color, shape.value or "right"), (left, top))
-    elif kind == "robot":
-        _paste(img, _robot(right - left, shape.color), (left, top))
-    else:  # pragma: no cover - layout only makes the kinds above
-        raise ValueError(f"unknown shape kind {kind!r}")
+        ty = (top + bottom) // 2 + _cap_height(shape.size) // 2 - _baseline(shape.size)
+        return ((badge, left, top, None), (mask, tx, ty, shape.color))
+    if kind == "arrow":
+        return ((_arrow(right - left, bottom - top, shape.color, shape.value or "right"), left, top, None),)
+    if kind == "robot":
+        return ((_robot(right - left, shape.color), left, top, None),)
+    raise ValueError(f"unknown shape kind {kind!r}")  # pragma: no cover - layout only makes the kinds above
+
+
+def _draw(img: Image.Image, shape: Shape, dx: int = 0, dy: int = 0) -> None:
+    """Paint ``shape`` on ``img`` (RGB), the part of the picture whose top-left corner is at (``dx``, ``dy``)."""
+    for part, x, y, colour in _pastes(shape):
+        x, y = x - dx, y - dy
+        if colour is None:
+            img.paste(part, (x, y), part)
+        else:
+            img.paste(colour, (x, y, x + part.width, y + part.height), part)
+
+
+_Box = tuple[int, int, int, int]
+
+
+class _LRU:
+    """A least-recently-used map bounded by the total size of its values (given with each), safe to share
+    between threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        """The value of ``key`` (now the most recently used), or None."""
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            self._items.move_to_end(key)
+            return item[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        """Keep ``value`` (``size`` bytes) for ``key``, dropping the least recently used values over budget."""
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.used -= old[1]
+            self._items[key] = (value, size)
+            self.used += size
+            while self.used > self.budget and len(self._items) > 1:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.used -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.used = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@lru_cache(maxsize=4096)
+def _extent(shape: Shape) -> _Box | None:
+    """The box of the pixels ``shape`` can change, cut to the picture; None when it draws nothing on it."""
+    boxes = [(x, y, x + part.width, y + part.height) for part, x, y, _ in _pastes(shape)]
+    box = (max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes)),
+           min(W, max(b[2] for b in boxes)), min(H, max(b[3] for b in boxes)))
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _tiles(shapes: tuple[Shape, ...]) -> list[tuple[_Box, tuple[Shape, ...]]]:
+    """The shapes grouped into tiles: boxes that do not overlap, each with the shapes that paint in it, in
+    drawing order. Shapes whose boxes overlap (a card and its shadow, a plaque and its texts) share a tile,
+    and so do tiles whose boxes would overlap; shapes of different tiles touch different pixels, so drawing
+    tile by tile paints exactly what drawing every shape in order on the whole picture does."""
+    boxes: list[_Box] = []
+    members: list[list[int]] = []
+    for i, shape in enumerate(shapes):
+        box = _extent(shape)
+        if box is None:
+            continue
+        left, top, right, bottom = box
+        if boxes:  # most shapes lie inside the tile before them (the texts of a panel): nothing to merge
+            l2, t2, r2, b2 = boxes[-1]
+            if l2 <= left and t2 <= top and right <= r2 and bottom <= b2:
+                members[-1].append(i)
+                continue
+        group = [i]
+        merged = True
+        while merged:  # a grown box may reach tiles it did not touch before
+            merged = False
+            for g in range(len(boxes) - 1, -1, -1):
+                l2, t2, r2, b2 = boxes[g]
+                if left < r2 and l2 < right and top < b2 and t2 < bottom:
+                    left, top, right, bottom = min(left, l2), min(top, t2), max(right, r2), max(bottom, b2)
+                    group += members[g]
+                    del boxes[g], members[g]
+                    merged = True
+        boxes.append((left, top, right, bottom))
+        members.append(group)
+    return [(box, tuple(shapes[i] for i in sorted(group))) for box, group in zip(boxes, members, strict=True)]
+
+
+def _quantize(img: Image.Image) -> Image.Image:
+    """``img`` (RGB) in the fixed palette, each pixel its nearest colour (no dithering: a pixel's index
+    depends on its colour alone, so a part of the picture quantizes as it does within the whole)."""
+    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+_TILES = _LRU(TILE_BYTES)
+"""Tiles by (seats, box, shapes): (number, image in the palette); see `_tile`."""
+
+_BANDS = _LRU(BAND_BYTES)
+"""Compressed bands of PNG rows by what they show: (seats, band, numbers of the tiles in it)."""
+
+_TILE_NUMBERS = itertools.count(1)
+
+
+def _tile(seats: int, box: _Box, shapes: tuple[Shape, ...]) -> tuple[int, Image.Image]:
+    """(number, image) of one tile: the background of ``seats`` seats in ``box`` with ``shapes`` painted on
+    it, in the palette. Cached (`_TILES`): from one play to the next most tiles (the title, a score panel, a
+    card that stayed put) are the same shapes in the same place. The number is new for every tile drawn
+    (never reused), so it stands for the tile's pixels in the keys of `_BANDS`."""
+    key = (seats, box, shapes)
+    tile = _TILES.get(key)
+    if tile is None:
+        part = _background(seats).crop(box)
+        for shape in shapes:
+            _draw(part, shape, box[0], box[1])
+        tile = (next(_TILE_NUMBERS), _quantize(part))
+        _TILES.put(key, tile, part.width * part.height + 1024)  # a byte per pixel, and the image's own
+    return tile
+
+
+@lru_cache(maxsize=4)
+def _base(seats: int) -> Image.Image:
+    """The background in the palette, one column wider on the left: that column (index 0) is the filter
+    byte of each PNG row (0, none), so the pixel bytes of a picture are its PNG rows as they are."""
+    base = Image.new("P", (W + 1, H), 0)
+    base.paste(_quantize(_background(seats)), (1, 0))
+    return base
 
 
 def _render_rgb(scene: TableScene) -> Image.Image:
+    """The picture of ``scene`` in RGB, every shape drawn in order on the whole background (the plain way:
+    it chooses the palette, and tests check the tiled picture against it)."""
     plan = layout(scene)
     img = _background(len(scene.seats)).copy()
     for shape in plan.shapes:
@@ -1103,11 +1273,11 @@ def _sample_scenes() -> tuple[TableScene, ...]:
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """The 256 colours of every picture, chosen once (so quantizing a picture is a fast nearest-colour
-    lookup, about 1 ms, and its PNG a third of the RGB one). The colours of the background and of the
-    named colours are kept exactly; the rest (antialiased edges, card art) come from sample pictures, where
-    each colour weighs the log of its pixel count, so that thin details (the gold frame of a court card)
-    get their colours next to large areas."""
+    """The 256 colours of every picture, chosen once (so quantizing is a fast nearest-colour lookup, the same
+    for a tile as within the whole picture, and the PNG a third of the RGB one). The colours of the
+    background and of the named colours are kept exactly; the rest (antialiased edges, card art) come from
+    sample pictures, where each colour weighs the log of its pixel count, so that thin details (the gold
+    frame of a court card) get their colours next to large areas."""
     from . import cardart
 
     samples = [_render_rgb(s) for s in _sample_scenes()]
@@ -1139,20 +1309,100 @@ def _palette() -> Image.Image:
     flat = [v for colour in kept for v in colour] + rest
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat + [0] * (768 - len(flat)))
+    # Pillow keeps its colour → index lookup table in the palette, filled as colours are met (each entry
+    # depends only on its colour); make the table now, before threads share the palette.
+    Image.new("RGB", (1, 1)).quantize(palette=palette, dither=Image.Dither.NONE)
     return palette
+
+
+_ADLER = 65521
+
+
+def _adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings joined, from their checksums and the second's length (zlib's
+    ``adler32_combine``)."""
+    rem = length % _ADLER
+    sum1 = (first & 0xFFFF) + (second & 0xFFFF) + _ADLER - 1
+    sum2 = rem * (first & 0xFFFF) + (first >> 16) + (second >> 16) + _ADLER - rem
+    return sum1 % _ADLER | (sum2 % _ADLER) << 16
+
+
+def _deflate(rows: bytes) -> tuple[bytes, int, int]:
+    """(raw deflate blocks, Adler-32, length) of a band of PNG rows. Each band is compressed on its own and
+    ends byte-aligned and not final (a sync flush), so bands join into one valid zlib stream."""
+    packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+    return packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows), len(rows)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+@lru_cache(maxsize=1)
+def _png_head() -> bytes:
+    """PNG signature, header (8-bit palette) and the palette."""
+    header = struct.pack(">IIBBBBB", W, H, 8, 3, 0, 0, 0)
+    colours = bytes((_palette().getpalette() or [])[:768])
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"PLTE", colours.ljust(768, b"\0"))
+
+
+_ZLIB_HEAD = zlib.compress(b"", PNG_LEVEL)[:2]  # the header zlib writes: deflate, 32 KB window, level
+_LAST_BLOCK = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15).flush()  # an empty final block
+_PNG_END = _chunk(b"IEND", b"")
+
+
+def _png(blocks: list[tuple[bytes, int, int]]) -> bytes:
+    """The PNG of a picture from its compressed bands of PNG rows (top to bottom)."""
+    check = 1
+    for _, adler, length in blocks:
+        check = _adler32_combine(check, adler, length)
+    stream = b"".join((_ZLIB_HEAD, *(data for data, _, _ in blocks), _LAST_BLOCK, struct.pack(">I", check)))
+    return b"".join((_png_head(), _chunk(b"IDAT", stream), _PNG_END))
 
 
 def render_table(scene: TableScene) -> bytes:
     """The table picture of ``scene``: PNG bytes, `SIZE` pixels, 256 colours (a fixed palette), about
-    20–40 KB. The first call draws the card art and the palette (a fraction of a second); later calls take
-    a few milliseconds.
+    20–40 KB. The first call draws the card art and the palette (a fraction of a second).
 
-    Draws exactly ``layout(scene).shapes``.
+    Draws exactly ``layout(scene).shapes``, pixel for pixel as drawing them in order on the whole picture
+    and quantizing it (`_render_rgb`) would, only faster: the shapes are grouped into tiles that do not
+    overlap (`_tiles`); each tile, drawn on the background and turned into palette indices, is cached by its
+    shapes and place (`_tile`), and each band of `BAND_ROWS` rows, compressed, by the tiles it shows
+    (`_BANDS`). So a picture costs its layout, the tiles and bands that changed since a recent picture, and
+    joining the rest. Pure: the caches are bounded (`TILE_BYTES`, `BAND_BYTES`) and keyed by everything
+    their values depend on, so any thread or process may call it.
 
     Raises:
         SceneError, CardError: as `layout`.
     """
-    img = _render_rgb(scene).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
+    plan = layout(scene)
+    seats = len(scene.seats)
+    canvas = _base(seats).copy()
+    bands: list[list[int]] = [[] for _ in range(-(-H // BAND_ROWS))]
+    for box, shapes in _tiles(plan.shapes):
+        number, image = _tile(seats, box, shapes)
+        canvas.paste(image, (box[0] + 1, box[1]))
+        for band in range(box[1] // BAND_ROWS, (box[3] - 1) // BAND_ROWS + 1):
+            bands[band].append(number)
+    rows = b""
+    step = BAND_ROWS * (W + 1)
+    blocks = []
+    for band, numbers in enumerate(bands):
+        key = (seats, band, tuple(sorted(numbers)))
+        block = _BANDS.get(key)
+        if block is None:
+            rows = rows or canvas.tobytes()
+            block = _deflate(rows[band * step:(band + 1) * step])
+            _BANDS.put(key, block, len(block[0]) + 100)
+        blocks.append(block)
+    return _png(blocks)
+
+
+def _clear_caches() -> None:
+    """Forget every cached tile, band, measure and piece of art of this module (tests; memory)."""
+    _TILES.clear()
+    _BANDS.clear()
+    for cached in (_notdef, _covered, _units, _line_height, _baseline, _cap_height, _advance, text_width, fit_text,
+                   _mark_mask, _text_mask, _rounded, _glow, _shadow, _arrow, _robot, _background, _extent,
+                   _base, _palette, _png_head):
+        cached.cache_clear()

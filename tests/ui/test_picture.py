@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from dataclasses import replace
 
 import pytest
 from PIL import Image
 
 from bot.engine import DECK, CardError
+from bot.ui import picture
 from bot.ui.cardart import EMOJI_SIZE, card_back, card_fanned, card_image, card_width, emoji_png
 from bot.ui.picture import (
     SIZE,
@@ -287,6 +290,73 @@ def test_render_table_is_a_small_png_of_the_picture_size(scene):
     image.load()
     assert image.size == SIZE
     assert render_table(scene) == data, "the same scene draws the same picture"
+
+
+def _scenes_to_compare() -> list[TableScene]:
+    """Scenes that use every cache: tiles merged (glows, a trail), fans, callouts, badges, empty table."""
+    return [
+        one_v_one(), two_v_two(), one_v_one(table_cards=()), two_v_two(trail=None, last_play=None),
+        two_v_two(table_cards=tuple(c.code for c in DECK[::2])[:16], trail=DECK[30].code),
+        two_v_two(last_play=LastPlay(3, "KD", ("KH", "AS", "2C", "3H", "4D", "5S"), "¡Caída y limpia!")),
+        one_v_one(seats=(seat("Ana", 0, away=True, to_play=True), seat("Computadora 2", 1, level="difícil")),
+                  sides=(side("Ana", 38, 2, at38=True), side("Computadora 2", 38, 0, at38=True)),
+                  last_play=LastPlay(1, "7H", (), "")),
+    ]
+
+
+def _pixels(data: bytes) -> tuple[bytes, list[int] | None]:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.mode == "P" and image.size == SIZE
+    return image.tobytes(), image.getpalette()
+
+
+def test_the_cached_picture_is_the_fresh_one_and_never_stale():
+    scenes = _scenes_to_compare()
+    picture._clear_caches()
+    fresh = [render_table(scene) for scene in scenes]  # each drawn with only what it caches itself
+    for scene, expected in zip(scenes, fresh, strict=True):  # now with every other scene's tiles and bands cached
+        picture._clear_caches()
+        render_table(scene)
+        for other in scenes:
+            render_table(other)
+        assert render_table(scene) == expected
+    # one play later: the next scene differs in a few tiles only, and draws as it would from nothing
+    before = one_v_one()
+    after = one_v_one(seats=(seat("Ana", 0, cards=3, dealer=True), seat("Beto", 1, cards=4, mano=True, to_play=True)))
+    render_table(before)
+    cached = render_table(after)
+    picture._clear_caches()
+    assert render_table(after) == cached != render_table(before)
+
+
+def test_the_tiled_picture_is_the_whole_picture_drawn_shape_by_shape():
+    for scene in _scenes_to_compare():
+        whole = picture._quantize(picture._render_rgb(scene))
+        pixels, palette = _pixels(render_table(scene))
+        assert pixels == whole.tobytes(), "a tile or a band differs from the plain drawing"
+        assert palette == whole.getpalette()
+
+
+def test_the_png_is_one_valid_zlib_stream_of_the_rows():
+    data = render_table(two_v_two())
+    chunks, at = {}, 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + body)
+        chunks[kind] = body
+        at += 12 + length
+    assert list(chunks) == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    rows = zlib.decompress(chunks[b"IDAT"])  # checks the Adler-32 of the joined bands too
+    pixels, _ = _pixels(data)
+    assert rows == b"".join(b"\0" + pixels[y * SIZE[0]:(y + 1) * SIZE[0]] for y in range(SIZE[1]))
+
+
+def test_adler32_of_joined_bands():
+    a, b = bytes(range(256)) * 70, b"\xff" * 90_001
+    assert picture._adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+    assert picture._adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
 
 
 # --------------------------------------------------------------------------- card art
