@@ -7,7 +7,7 @@ Usage::
 
 Setup: a file database opened exactly as the bot opens it (`Store.open`: WAL, foreign keys, default
 ``synchronous=FULL``), the bot's own migrations, and a `Ratings` repository
-on the store's one aiosqlite connection. Chicas alternate 1v1 / 2v2; players are drawn with a skewed
+on the store's database (`--db`: a SQLite file, or a postgresql:// URL). Chicas alternate 1v1 / 2v2; players are drawn with a skewed
 activity (some play a lot), the winner follows a hidden skill (logistic), and every mesa is two or three
 chicas at one table, with its ``tables`` and ``mesas`` rows as the store writes them. One chica in 20 has a
 computer player (casual; stored, not rated).
@@ -117,8 +117,9 @@ async def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="cuarenta-bench-"))
     path = args.db or str(tmp / "bench.db")
     store = await Store.open(path)
-    conn = store.connection
-    await conn.execute(f"PRAGMA synchronous={args.synchronous}")
+    conn = store.db
+    if conn.dialect == "sqlite":
+        await conn.execute(f"PRAGMA synchronous={args.synchronous}")
     clock_now = [START]
     ratings = Ratings(conn, clock=lambda: clock_now[0])
     await ratings.set_settings(GUILD, min_games=10, active_days=3650)
@@ -142,24 +143,24 @@ async def main() -> None:
     bare: list[float] = []
     rated = 0
     for i, (table, results, seats, wins) in enumerate(schedule):
-        await conn.execute(
-            "INSERT INTO tables (id, guild_id, channel_id, host_id, players, preset, status, seed, seats)"
-            " VALUES (?, ?, 1, NULL, ?, 'quito', 'finished', ?, '[]')", (table, GUILD, len(seats), str(table)),
-        )
-        await conn.execute(
-            "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner, chicas_a,"
-            " chicas_b, zapateria, seats) VALUES (?, ?, 1, 'quito', ?, ?, ?, ?, ?, 0, ?)",
-            (table, GUILD, len(seats), str(table), 0 if wins[0] > wins[1] else 1, wins[0], wins[1],
-             json.dumps(seats)),
-        )
-        await conn.commit()
+        async with conn.transaction():
+            await conn.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, players, preset, status, seed, seats)"
+                " VALUES (?, ?, 1, NULL, ?, 'quito', 'finished', ?, '[]')", table, GUILD, len(seats), str(table),
+            )
+            await conn.execute(
+                "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner, chicas_a,"
+                " chicas_b, zapateria, seats) VALUES (?, ?, 1, 'quito', ?, ?, ?, ?, ?, 0, ?)",
+                table, GUILD, len(seats), str(table), 0 if wins[0] > wins[1] else 1, wins[0], wins[1],
+                json.dumps(seats),
+            )
         for r in results:
             if i % 2:  # inside an open transaction, as the table service would call it
-                await conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", ("x", table))
-                t = time.perf_counter()
-                rec = await ratings.record_chica(r)
-                joined.append((time.perf_counter() - t) * 1000)
-                await conn.commit()
+                async with conn.transaction():
+                    await conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", "x", table)
+                    t = time.perf_counter()
+                    rec = await ratings.record_chica(r)
+                    joined.append((time.perf_counter() - t) * 1000)
             else:
                 t = time.perf_counter()
                 rec = await ratings.record_chica(r)
@@ -167,8 +168,7 @@ async def main() -> None:
                 # baseline, interleaved so disk contention hits both alike: the smallest write the
                 # store makes (one UPDATE + commit)
                 t = time.perf_counter()
-                await conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", ("y", table))
-                await conn.commit()
+                await conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", "y", table)
                 bare.append((time.perf_counter() - t) * 1000)
             rated += rec.rated
     clock_now[0] = schedule[-1][1][-1].finished_at + timedelta(hours=1)

@@ -20,7 +20,7 @@ from bot.config import ConfigError, Settings
 
 log = logging.getLogger("bot")
 
-QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite")
+QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite", "asyncpg")
 """Loggers held at INFO or above whatever LOG_LEVEL says: at DEBUG they would print hidden cards."""
 
 

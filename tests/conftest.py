@@ -72,13 +72,13 @@ async def _make_template(url: str) -> None:
     await store.close()
 
 
-async def _fresh_database(url: str, name: str) -> str:
+async def _fresh_database(url: str, name: str, template: str = _TEMPLATE) -> str:
     import asyncpg
 
     admin = await asyncpg.connect(url)
     try:
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
     finally:
         await admin.close()
     return _admin_url(url, name)
@@ -94,14 +94,27 @@ async def _drop_database(url: str, name: str) -> None:
         await admin.close()
 
 
+def _postgres_database(request: pytest.FixtureRequest, template: str):
+    server = request.getfixturevalue("postgres_server")
+    name = f"cuarenta_t{os.getpid()}_{next(_names)}"
+    url = asyncio.run(_fresh_database(server, name, template))
+    yield url
+    asyncio.run(_drop_database(server, name))
+
+
 @pytest.fixture
 def postgres_url(request: pytest.FixtureRequest) -> str:
     """A fresh, migrated PostgreSQL database for this test (dropped after it)."""
-    server = request.getfixturevalue("postgres_server")
-    name = f"cuarenta_t{os.getpid()}_{next(_names)}"
-    url = asyncio.run(_fresh_database(server, name))
-    yield url
-    asyncio.run(_drop_database(server, name))
+    yield from _postgres_database(request, _TEMPLATE)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def blank_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Like `database_url`, but with no migration applied yet (for tests of the migrations)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "cuarenta-blank.db")
+    else:
+        yield from _postgres_database(request, "template0")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

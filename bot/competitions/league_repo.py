@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot.store import Store
+from bot.store.db import Database, rows_of
 
 
 @dataclass
@@ -117,28 +116,22 @@ class LeagueRepo:
         self.store = store
 
     @property
-    def _db(self) -> aiosqlite.Connection:
-        return self.store.connection
+    def _db(self) -> Database:
+        return self.store.db
 
-    async def _write(self, statements: Sequence[tuple[str, Sequence[object]]]) -> int | None:
-        async with self.store.write_lock:
-            last = None
+    async def _write(self, statements: Sequence[tuple[str, Sequence[object]]]) -> None:
+        async with self._db.transaction():
             for sql, params in statements:
-                cursor = await self._db.execute(sql, params)
-                last = cursor.lastrowid
-            await self._db.commit()
-            return last
+                await self._db.execute(sql, *params)
 
     async def create(self, league: League) -> int:
         """Insert a league; returns its id."""
-        new_id = await self._write([(
+        return await self._db.insert(
             "INSERT INTO leagues (guild_id, channel_id, name, mode, preset, double, round_days, win_points,"
             " loss_points, zapateria_bonus, policy, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (league.guild_id, league.channel_id, league.name, league.mode, league.preset, int(league.double),
-             league.round_days, league.win_points, league.loss_points, league.zapateria_bonus, league.policy,
-             league.organizer_id))])
-        assert new_id is not None
-        return int(new_id)
+            league.guild_id, league.channel_id, league.name, league.mode, league.preset, int(league.double),
+            league.round_days, league.win_points, league.loss_points, league.zapateria_bonus, league.policy,
+            league.organizer_id)
 
     async def save_league(self, league: League) -> None:
         """Store the league's own fields (status, round, deadline, message)."""
@@ -172,38 +165,36 @@ class LeagueRepo:
     async def draw(self, league: League) -> None:
         """Store the draw (fixtures and byes) and the league's new state, in one transaction; the
         fixtures get their ids."""
-        async with self.store.write_lock:
+        async with self._db.transaction():
             for f in league.fixtures:
-                cursor = await self._db.execute(
+                f.id = await self._db.insert(
                     "INSERT INTO league_fixtures (league_id, round, side_a, side_b) VALUES (?, ?, ?, ?)",
-                    (league.id, f.round, f.side_a, f.side_b))
-                f.id = int(cursor.lastrowid or 0)
+                    league.id, f.round, f.side_a, f.side_b)
             for rnd, side_no in league.byes.items():
                 await self._db.execute("INSERT INTO league_byes (league_id, round, side_no) VALUES (?, ?, ?)",
-                                       (league.id, rnd, side_no))
+                                       league.id, rnd, side_no)
             await self._db.execute(
                 "UPDATE leagues SET status = ?, current_round = ?, round_deadline = ?, reminded = 0 WHERE id = ?",
-                (league.status, league.current_round, league.round_deadline, league.id))
-            await self._db.commit()
+                league.status, league.current_round, league.round_deadline, league.id)
 
     async def save_fixture(self, fixture: Fixture) -> None:
         """Store a fixture's state."""
         await self._write([(_FIXTURE_UPDATE, _fixture_params(fixture))])
 
     async def record_result(self, fixture: Fixture) -> None:
-        """Store a played fixture's result inside the caller's open transaction (no lock, no commit)."""
-        await self._db.execute(_FIXTURE_UPDATE, _fixture_params(fixture))
+        """Store a played fixture's result inside the caller's open transaction (it commits with it)."""
+        await self._db.execute(_FIXTURE_UPDATE, *_fixture_params(fixture))
 
     async def open_leagues(self) -> list[League]:
         """Every league in sign-up or running, whole."""
-        async with self._db.execute(f"SELECT {_LEAGUE_COLS} FROM leagues WHERE status IN ('signup', 'running')"
+        async with rows_of(self._db, f"SELECT {_LEAGUE_COLS} FROM leagues WHERE status IN ('signup', 'running')"
                                     " ORDER BY id") as cursor:
             rows = await cursor.fetchall()
         return [await self._whole(row) for row in rows]
 
     async def leagues_of(self, guild_id: int) -> list[League]:
         """Every league of a server (any status), whole, newest first."""
-        async with self._db.execute(f"SELECT {_LEAGUE_COLS} FROM leagues WHERE guild_id = ? ORDER BY id DESC",
+        async with rows_of(self._db, f"SELECT {_LEAGUE_COLS} FROM leagues WHERE guild_id = ? ORDER BY id DESC",
                                     (guild_id,)) as cursor:
             rows = await cursor.fetchall()
         return [await self._whole(row) for row in rows]
@@ -213,13 +204,13 @@ class LeagueRepo:
                         bool(row[6]), int(row[7]), int(row[8]), int(row[9]), int(row[10]), str(row[11]),  # type: ignore[arg-type]
                         str(row[12]), int(row[13]), int(row[14]) if row[14] is not None else None,  # type: ignore[arg-type]
                         int(row[15]), float(row[16]) if row[16] is not None else None, bool(row[17]))  # type: ignore[arg-type]
-        async with self._db.execute("SELECT side_no, user1, name1, user2, name2, accepted, removed, locale1, locale2"
+        async with rows_of(self._db, "SELECT side_no, user1, name1, user2, name2, accepted, removed, locale1, locale2"
                                     " FROM league_sides WHERE league_id = ? ORDER BY side_no", (league.id,)) as cursor:
             league.sides = [Side(int(r[0]), int(r[1]), str(r[2]), int(r[3]) if r[3] is not None else None,
                                  str(r[4]) if r[4] is not None else None, bool(r[5]), bool(r[6]), str(r[7]),
                                  str(r[8]))
                             for r in await cursor.fetchall()]
-        async with self._db.execute(
+        async with rows_of(self._db,
                 "SELECT id, round, side_a, side_b, status, table_id, winner, chicas_a, chicas_b, tantos_a, tantos_b,"
                 " zapateria, ready_a, ready_b FROM league_fixtures WHERE league_id = ? ORDER BY round, id",
                 (league.id,)) as cursor:
@@ -229,7 +220,7 @@ class LeagueRepo:
                                        float(r[12]) if r[12] is not None else None,
                                        float(r[13]) if r[13] is not None else None)
                                for r in await cursor.fetchall()]
-        async with self._db.execute("SELECT round, side_no FROM league_byes WHERE league_id = ?",
+        async with rows_of(self._db, "SELECT round, side_no FROM league_byes WHERE league_id = ?",
                                     (league.id,)) as cursor:
             league.byes = {int(r[0]): int(r[1]) for r in await cursor.fetchall()}
         return league

@@ -1,14 +1,13 @@
-"""SQL of the competitions (issue 11) over the store's connection: queue entries, queue channels, and the
-current-season ratings used to balance teams. Writes take the store's write lock."""
+"""SQL of the competitions (issue 11) over the store's database (SQLite or PostgreSQL): queue entries, queue
+channels, and the current-season ratings used to balance teams."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.store import Store
+from bot.store.db import Database, rows_of
 
 
 @dataclass
@@ -38,17 +37,15 @@ class QueueRepo:
         self.store = store
 
     @property
-    def _db(self) -> aiosqlite.Connection:
-        return self.store.connection
+    def _db(self) -> Database:
+        return self.store.db
 
     async def _write(self, sql: str, params: Sequence[object]) -> None:
-        async with self.store.write_lock:
-            await self._db.execute(sql, params)
-            await self._db.commit()
+        await self._db.execute(sql, *params)
 
     async def entries(self) -> list[Entry]:
         """Every entry, in queue order."""
-        async with self._db.execute(
+        async with rows_of(self._db,
                 "SELECT user_id, guild_id, mode, name, locale, joined_at, renewed_at, reminded"
                 " FROM queue_entries ORDER BY joined_at, user_id") as cursor:
             rows = await cursor.fetchall()
@@ -75,7 +72,7 @@ class QueueRepo:
 
     async def queue_channel(self, guild_id: int) -> tuple[int, int | None] | None:
         """A server's queue channel and queue message, or None when it has none."""
-        async with self._db.execute("SELECT channel_id, message_id FROM queue_channels WHERE guild_id = ?",
+        async with rows_of(self._db, "SELECT channel_id, message_id FROM queue_channels WHERE guild_id = ?",
                                     (guild_id,)) as cursor:
             row = await cursor.fetchone()
         return (int(row[0]), int(row[1]) if row[1] is not None else None) if row else None
@@ -91,7 +88,7 @@ class QueueRepo:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)
-        async with self._db.execute(
+        async with rows_of(self._db,
                 "SELECT r.user_id, r.display FROM ratings r JOIN seasons s ON s.id = r.season_id"
                 f" WHERE s.guild_id = ? AND s.ended_at IS NULL AND r.mode = ? AND r.user_id IN ({marks})",
                 (guild_id, mode, *user_ids)) as cursor:

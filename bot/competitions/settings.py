@@ -14,18 +14,15 @@ class CompetitionSettings:
 
     async def organizer_role(self, guild_id: int) -> int | None:
         """The server's organizer role id, or None."""
-        async with self.store.connection.execute(
-                "SELECT organizer_role FROM competition_settings WHERE guild_id = ?", (guild_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.store.db.fetchrow(
+            "SELECT organizer_role FROM competition_settings WHERE guild_id = ?", guild_id)
         return int(row[0]) if row and row[0] is not None else None
 
     async def set_organizer_role(self, guild_id: int, role_id: int | None) -> None:
         """Set (or, with None, clear) the server's organizer role."""
-        async with self.store.write_lock:
-            await self.store.connection.execute(
-                "INSERT INTO competition_settings (guild_id, organizer_role) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET organizer_role = excluded.organizer_role", (guild_id, role_id))
-            await self.store.connection.commit()
+        await self.store.db.execute(
+            "INSERT INTO competition_settings (guild_id, organizer_role) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET organizer_role = excluded.organizer_role", guild_id, role_id)
 
     async def may_organize(self, guild_id: int, *, can_manage: bool, role_ids: list[int]) -> bool:
         """Manage Server, or the server's organizer role among ``role_ids``."""

@@ -24,10 +24,9 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import aiosqlite
-
 from bot.engine import Rules, RulesError
 from bot.store import Store
+from bot.store.db import Database, rows_of
 from bot.tables import FINISHED, Table, TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
@@ -249,8 +248,8 @@ class TournamentService(Background):
                 raise TournamentError("err.tournament_signed", tournament=t.id)
             player = Player(user_id, name, locale)
             t.players.append(player)
-            await self._exec([("INSERT INTO tournament_players (tournament_id, user_id, name, locale) VALUES (?, ?, ?, ?)",
-                               (t.id, user_id, name, locale))])
+            await self._exec([("INSERT INTO tournament_players (tournament_id, user_id, name, locale, position)"
+                                " VALUES (?, ?, ?, ?, ?)", (t.id, user_id, name, locale, len(t.players)))])
         self._tell("signup_changed", t)
         return player
 
@@ -409,7 +408,7 @@ class TournamentService(Background):
                 m.status, m.winner = "done", m.a_user if m.wins_a >= need else m.b_user
             else:  # best of 3 goes on: the next mesa, when both press «Jugar» again
                 m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
-            await self.store.connection.execute(_MATCH_UPDATE, _match_params(m))
+            await self._db.execute(_MATCH_UPDATE, *_match_params(m))  # in the mesa's save transaction
             self._spawn(self._after_result(t, m))
             return
 
@@ -498,39 +497,35 @@ class TournamentService(Background):
     # ------------------------------------------------------------------ SQL (migration 0006)
 
     @property
-    def _db(self) -> aiosqlite.Connection:
-        return self.store.connection
+    def _db(self) -> Database:
+        return self.store.db
 
-    async def _exec(self, statements: list[tuple[str, tuple[object, ...]]]) -> int | None:
-        async with self.store.write_lock:
-            last = None
+    async def _exec(self, statements: list[tuple[str, tuple[object, ...]]]) -> None:
+        async with self._db.transaction():
             for sql, params in statements:
-                last = (await self._db.execute(sql, params)).lastrowid
-            await self._db.commit()
-            return last
+                await self._db.execute(sql, *params)
 
     async def _insert(self, t: Tournament) -> int:
-        new_id = await self._exec([(
+        return await self._db.insert(
             "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days,"
             " policy, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (t.guild_id, t.channel_id, t.name, t.format, t.swiss_rounds, t.best_of, t.preset, t.round_days,
-             t.policy, t.organizer_id))])
-        return int(new_id or 0)
+            t.guild_id, t.channel_id, t.name, t.format, t.swiss_rounds, t.best_of, t.preset, t.round_days,
+            t.policy, t.organizer_id)
 
     async def save_signup_message(self, t: Tournament) -> None:
         """Store the sign-up message id."""
         await self._exec([("UPDATE tournaments SET signup_message_id = ? WHERE id = ?", (t.signup_message_id, t.id))])
 
     async def _insert_match(self, t: Tournament, m: Match) -> int:
-        return int(await self._exec([(
+        return await self._db.insert(
             "INSERT INTO tournament_matches (tournament_id, round, slot, a_user, b_user, status, winner)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)", (t.id, m.round, m.slot, m.a_user, m.b_user, m.status, m.winner))]) or 0)
+            " VALUES (?, ?, ?, ?, ?, ?, ?)", t.id, m.round, m.slot, m.a_user, m.b_user, m.status, m.winner)
 
     async def _save_match(self, m: Match) -> None:
         await self._exec([(_MATCH_UPDATE, _match_params(m))])
 
     async def _load_open(self) -> list[Tournament]:
-        async with self._db.execute(
+        async with rows_of(self._db,
                 "SELECT id, guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days, policy,"
                 " status, organizer_id, signup_message_id, current_round, round_deadline, reminded FROM tournaments"
                 " WHERE status IN ('signup', 'running') ORDER BY id") as cursor:
@@ -540,10 +535,10 @@ class TournamentService(Background):
             t = Tournament(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), int(r[5]), int(r[6]), str(r[7]),
                            int(r[8]), str(r[9]), str(r[10]), int(r[11]), int(r[12]) if r[12] is not None else None,
                            int(r[13]), float(r[14]) if r[14] is not None else None, bool(r[15]))
-            async with self._db.execute("SELECT user_id, name, locale, seed FROM tournament_players"
-                                        " WHERE tournament_id = ? ORDER BY rowid", (t.id,)) as cursor:
+            async with rows_of(self._db, "SELECT user_id, name, locale, seed FROM tournament_players"
+                                        " WHERE tournament_id = ? ORDER BY position, user_id", (t.id,)) as cursor:
                 t.players = [Player(int(p[0]), str(p[1]), str(p[2]), int(p[3])) for p in await cursor.fetchall()]
-            async with self._db.execute(
+            async with rows_of(self._db,
                     "SELECT id, round, slot, a_user, b_user, status, wins_a, wins_b, winner, table_id, ready_a, ready_b"
                     " FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot", (t.id,)) as cursor:
                 t.matches = [Match(int(m[0]), int(m[1]), int(m[2]), m[3], m[4], str(m[5]), int(m[6]), int(m[7]),

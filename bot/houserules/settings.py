@@ -31,9 +31,7 @@ class HouseSettingsRepo:
         cached = self._cache.get(guild_id)
         if cached is not None:
             return cached
-        async with self.store.connection.execute(
-                "SELECT house, rated FROM house_settings WHERE guild_id = ?", (guild_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self.store.db.fetchrow("SELECT house, rated FROM house_settings WHERE guild_id = ?", guild_id)
         settings = HouseSettings(json.loads(row[0]), bool(row[1])) if row else HouseSettings()
         self._cache[guild_id] = settings
         return settings
@@ -43,11 +41,9 @@ class HouseSettingsRepo:
         """Change the server's default house rules and/or the rated setting; returns the new settings."""
         now = await self.get(guild_id)
         new = HouseSettings(dict(now.house) if house is None else dict(house), now.rated if rated is None else rated)
-        async with self.store.write_lock:
-            await self.store.connection.execute(
-                "INSERT INTO house_settings (guild_id, house, rated) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET house = excluded.house, rated = excluded.rated",
-                (guild_id, json.dumps(new.house), int(new.rated)))
-            await self.store.connection.commit()
+        await self.store.db.execute(
+            "INSERT INTO house_settings (guild_id, house, rated) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET house = excluded.house, rated = excluded.rated",
+            guild_id, json.dumps(new.house), int(new.rated))
         self._cache[guild_id] = new
         return new

@@ -3,13 +3,13 @@
 Public API::
 
     from bot.ratings import Ratings, ChicaResult, chica_results
-    ratings = Ratings(conn)                      # the bot's aiosqlite connection
+    ratings = Ratings(store.db)                  # the store's database (SQLite or PostgreSQL)
     for result in chica_results(game.events, seats, guild_id=g, table_id=t):
         await ratings.record_chica(result)       # stores + rates once; a retry is a no-op
     page = await ratings.leaderboard(g, "2v2", page=0, viewer=user_id)
 
 The tables come from the store's migration ``0002_ratings.sql`` (`SCHEMA_PATH`). In the bot, the table
-service records every chica inside the transaction that saves the play ending it (``joined=True``) and
+service records every chica inside the transaction that saves the play ending it (as a savepoint of it) and
 catches up at startup; the Discord side is ``cogs/leaderboard.py`` with ``bot/ui/boards.py``. The rating
 math (openskill Plackett-Luce, shown rating ``1500 + 24·(μ − 3σ)``) is in `bot.ratings.skill`.
 """

@@ -1,33 +1,33 @@
 """The ratings repository: stores finished chicas, rates them exactly once, and answers the leaderboard,
 stats, history, season and settings questions. Plain values in, frozen dataclasses out.
 
-It shares the bot's one ``aiosqlite.Connection``. Each public method runs as ONE job on the
-connection's worker thread, so no other coroutine's statements can interleave with it:
+It runs its SQL through the store's `bot.store.db.Database` (``store.db``), so the same code serves SQLite
+and PostgreSQL (issue 13):
 
-- `Ratings.record_chica` opens ``BEGIN IMMEDIATE … COMMIT`` when no transaction is open. When the caller
-  already has one open (the store writing the play that ended the chica, before its ``commit()``), it
-  runs inside it under a SAVEPOINT, so the rating commits — or rolls back — with the game. Either way the
-  UNIQUE key ``chicas(table_id, chica_number)`` makes a retry after a restart a no-op.
+- `Ratings.record_chica` opens a transaction when this task has none open. When the caller already has
+  one (the store writing the play that ended the chica), it runs in a savepoint of it, so the rating
+  commits — or rolls back — with the game, and a failure of the rating alone undoes only the rating.
+  Either way the UNIQUE key ``chicas(table_id, chica_number)`` makes a retry after a restart a no-op.
 - Season changes and settings writes follow the same rule; reads take no transaction.
+- On PostgreSQL, where several bot processes may share the database, every rating and season change
+  first takes the guild's advisory lock (`_lock_guild`), so two processes never rewrite the same ratings
+  at once. On SQLite the one writer already serializes them.
 
 Every query is scoped by guild: nothing from one server is visible from another.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from bot.engine import PRESET_NAMES
+from bot.store.db import Database
 
 from .results import ChicaResult
 from .skill import (
@@ -354,33 +354,19 @@ class SeasonClose:
 # ---------------------------------------------------------------------------------------- SQL helpers
 
 
-def _transaction(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-    """Run ``fn`` atomically: its own IMMEDIATE transaction, or a savepoint inside the caller's."""
-    if db.in_transaction:
-        db.execute("SAVEPOINT ratings")
-        try:
-            out = fn(db)
-        except BaseException:
-            db.execute("ROLLBACK TO ratings")
-            db.execute("RELEASE ratings")
-            raise
-        db.execute("RELEASE ratings")
-        return out
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        out = fn(db)
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-    return out
+async def _lock_guild(db: Database, guild_id: int) -> None:
+    """Inside a transaction on PostgreSQL: wait for, then hold until the transaction ends, the guild's
+    ratings lock (a transaction-scoped advisory lock), so two bot processes never read and rewrite the
+    same ratings, or open the same season, at once. On SQLite the one writer already serializes them."""
+    if db.dialect == "postgresql":
+        await db.execute("SELECT pg_advisory_xact_lock(40, ?)", guild_id % 2**31)
 
 
-def _settings(db: sqlite3.Connection, guild_id: int) -> Settings:
-    row = db.execute(
+async def _settings(db: Database, guild_id: int) -> Settings:
+    row = await db.fetchrow(
         "SELECT language, rate_bots, min_games, active_days, reset_policy, default_preset"
-        " FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
+        " FROM guild_settings WHERE guild_id = ?", guild_id,
+    )
     if row is None:
         return Settings()
     return Settings(row[0], bool(row[1]), row[2], row[3], row[4], row[5])
@@ -393,30 +379,29 @@ def _season(row: Sequence[Any]) -> Season:
     return Season(row[0], row[1], row[2], row[3], row[4], _dt(row[5]), _dt(row[6]))  # type: ignore[arg-type]
 
 
-def _current_season(db: sqlite3.Connection, guild_id: int) -> Season | None:
-    row = db.execute(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? AND ended_at IS NULL",
-                     (guild_id,)).fetchone()
+async def _current_season(db: Database, guild_id: int) -> Season | None:
+    row = await db.fetchrow(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? AND ended_at IS NULL",
+                            guild_id)
     return _season(row) if row else None
 
 
-def _find_season(db: sqlite3.Connection, guild_id: int, number: int | None) -> Season | None:
+async def _find_season(db: Database, guild_id: int, number: int | None) -> Season | None:
     if number is None:
-        return _current_season(db, guild_id)
-    row = db.execute(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? AND number = ?",
-                     (guild_id, number)).fetchone()
+        return await _current_season(db, guild_id)
+    row = await db.fetchrow(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? AND number = ?",
+                            guild_id, number)
     if row is None:
         raise UnknownSeasonError(f"no season {number} in this server")
     return _season(row)
 
 
-def _open_season(db: sqlite3.Connection, guild_id: int, number: int, name: str | None, policy: str,
-                 when: datetime) -> Season:
-    cur = db.execute(
+async def _open_season(db: Database, guild_id: int, number: int, name: str | None, policy: str,
+                       when: datetime) -> Season:
+    season_id = await db.insert(
         "INSERT INTO seasons (guild_id, number, name, reset_policy, started_at) VALUES (?, ?, ?, ?, ?)",
-        (guild_id, number, name, policy, _iso(when)),
+        guild_id, number, name, policy, _iso(when),
     )
-    return Season(int(cur.lastrowid), guild_id, number, name, policy,  # type: ignore[arg-type]
-                  _dt(_iso(when)), None)  # type: ignore[arg-type]
+    return Season(season_id, guild_id, number, name, policy, _dt(_iso(when)), None)  # type: ignore[arg-type]
 
 
 def _cutoff(now: datetime, active_days: int) -> str:
@@ -433,13 +418,13 @@ _LIVE_ORDER = "ORDER BY display DESC, user_id"
 _LIVE_WHERE = "season_id = ? AND mode = ? AND games >= ? AND last_active >= ?"
 
 
-def _live_page(db: sqlite3.Connection, season_id: int, mode: str, min_games: int, cutoff: str,
-               limit: int, offset: int) -> list[BoardRow]:
-    rows = db.execute(
+async def _live_page(db: Database, season_id: int, mode: str, min_games: int, cutoff: str,
+                     limit: int, offset: int) -> list[BoardRow]:
+    rows = await db.fetch(
         f"SELECT user_id, display, sigma, games, wins, losses, last_active FROM ratings"
         f" WHERE {_LIVE_WHERE} {_LIVE_ORDER} LIMIT ? OFFSET ?",
-        (season_id, mode, min_games, cutoff, limit, offset),
-    ).fetchall()
+        season_id, mode, min_games, cutoff, limit, offset,
+    )
     return [_board_row(offset + i + 1, r) for i, r in enumerate(rows)]
 
 
@@ -447,38 +432,32 @@ def _live_page(db: sqlite3.Connection, season_id: int, mode: str, min_games: int
 
 
 class Ratings:
-    """Ratings, leaderboards, stats, history, seasons and server settings over the bot's connection.
+    """Ratings, leaderboards, stats, history, seasons and server settings over the bot's database.
 
     Args:
-        conn: the open ``aiosqlite.Connection`` (schema at or past this package's migration).
+        db: the open `bot.store.db.Database` (``store.db``; schema at or past this package's migration).
         clock: returns the current aware UTC time (tests pass a fixed clock).
-        write_lock: the lock that serializes write transactions on the shared connection (the store's
-            `bot.store.Store.write_lock`). Every write takes it, so a write can never join the store's
-            open transaction by accident; ``record_chica(s)(…, joined=True)`` is for a caller that holds it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], datetime] = _now, *,
-                 write_lock: asyncio.Lock | None = None) -> None:
-        self._conn = conn
+    def __init__(self, db: Database, clock: Callable[[], datetime] = _now) -> None:
+        self._db = db
         self._clock = clock
-        self._lock = write_lock or asyncio.Lock()
 
-    async def _write(self, fn: Callable[..., _T], *args: Any, joined: bool = False) -> _T:
-        """Run the write job ``fn`` under the write lock (unless the caller holds it: ``joined``)."""
-        if joined:
-            return await self._run(fn, *args)
-        async with self._lock:
-            return await self._run(fn, *args)
+    async def _write(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Run the write job ``fn(db, *args)`` atomically: in its own transaction, or, when this task
+        already has one open (the store saving the play that ended a chica), in a savepoint of it, which
+        the caller's commit makes durable. If ``fn`` raises, its writes are undone and nothing else: the
+        caller's transaction goes on (the table service logs the failure and still saves the play)."""
+        async with self._db.transaction():
+            return await fn(self._db, *args)
 
-    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        # One job on aiosqlite's worker thread (its private `_execute`, stable in 0.22): the statements
-        # of `fn` run back to back on the raw sqlite3 connection, with no other coroutine in between.
-        conn = self._conn
-        return await conn._execute(lambda: fn(conn._conn, *args))  # noqa: SLF001
+    async def _run(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Run the read job ``fn(db, *args)`` (no transaction)."""
+        return await fn(self._db, *args)
 
     # ------------------------------------------------------------------ recording
 
-    async def record_chica(self, result: ChicaResult, *, joined: bool = False) -> Recorded:
+    async def record_chica(self, result: ChicaResult) -> Recorded:
         """Store a finished chica and, when it counts, rate it — atomically and exactly once.
 
         The chica goes into the guild's current season (season 1 is opened on the first chica). It is
@@ -487,28 +466,25 @@ class Ratings:
         Before rating, a player's σ grows with the days since their last rated chica
         (`skill.inflate_sigma`).
 
-        If a transaction is already open on the connection, this joins it (savepoint) and the caller's
-        commit makes it durable; otherwise it commits its own.
+        If this task already has a transaction open, this runs in a savepoint of it and the caller's
+        commit makes it durable (if this raises, only its own writes are undone); otherwise it commits
+        its own.
 
         Returns:
             `Recorded`; ``bool(result)`` is True only when it rated now. A chica already stored (same
             ``table_id``, ``chica_number``) returns ``stored=False`` and changes nothing.
 
-        ``joined=True``: the caller holds the write lock and has its transaction open (the store saving
-        the play that ended the chica); this then runs inside that transaction.
-
         Raises:
             RatingsError: that (table_id, chica_number) is already stored for another guild.
         """
-        return await self._write(_transaction_of(_record), result, joined=joined)
+        return await self._write(_record, result)
 
-    async def record_chicas(self, results: Sequence[ChicaResult], *, joined: bool = False) -> list[Recorded]:
+    async def record_chicas(self, results: Sequence[ChicaResult]) -> list[Recorded]:
         """`record_chica` for several chicas in one transaction, in order (for catching up after a
-        restart: pass every `chica_results` of a table; the ones already stored are skipped).
-        ``joined`` as in `record_chica`."""
-        def many(db: sqlite3.Connection) -> list[Recorded]:
-            return [_record(db, r) for r in results]
-        return await self._write(_transaction_of(many), joined=joined)
+        restart: pass every `chica_results` of a table; the ones already stored are skipped)."""
+        async def many(db: Database) -> list[Recorded]:
+            return [await _record(db, r) for r in results]
+        return await self._write(many)
 
     # ------------------------------------------------------------------ reads
 
@@ -549,9 +525,9 @@ class Ratings:
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """Every season of the guild, oldest first."""
-        def all_seasons(db: sqlite3.Connection) -> list[Season]:
-            rows = db.execute(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? ORDER BY number",
-                              (guild_id,)).fetchall()
+        async def all_seasons(db: Database) -> list[Season]:
+            rows = await db.fetch(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? ORDER BY number",
+                                  guild_id)
             return [_season(r) for r in rows]
         return await self._run(all_seasons)
 
@@ -568,13 +544,13 @@ class Ratings:
         name = _check_name(name)
         when = self._clock()
 
-        def start(db: sqlite3.Connection) -> SeasonClose | Season:
-            if _current_season(db, guild_id) is None:
-                last = db.execute("SELECT MAX(number) FROM seasons WHERE guild_id = ?",
-                                  (guild_id,)).fetchone()[0]
-                return _open_season(db, guild_id, (last or 0) + 1, name, "hard", when)
-            return _close(db, guild_id, name, when)
-        return await self._write(_transaction_of(start))
+        async def start(db: Database) -> SeasonClose | Season:
+            await _lock_guild(db, guild_id)
+            if await _current_season(db, guild_id) is None:
+                last = await db.fetchval("SELECT MAX(number) FROM seasons WHERE guild_id = ?", guild_id)
+                return await _open_season(db, guild_id, (last or 0) + 1, name, "hard", when)
+            return await _close(db, guild_id, name, when)
+        return await self._write(start)
 
     async def end_season(self, guild_id: int, next_name: str | None = None) -> SeasonClose:
         """Close the current season (Manage Server): freeze its standings with the current eligibility
@@ -590,9 +566,10 @@ class Ratings:
         next_name = _check_name(next_name)
         when = self._clock()
 
-        def end(db: sqlite3.Connection) -> SeasonClose:
-            return _close(db, guild_id, next_name, when)
-        return await self._write(_transaction_of(end))
+        async def end(db: Database) -> SeasonClose:
+            await _lock_guild(db, guild_id)
+            return await _close(db, guild_id, next_name, when)
+        return await self._write(end)
 
     # ------------------------------------------------------------------ settings
 
@@ -610,21 +587,15 @@ class Ratings:
         """
         values = _check_settings(changes)
 
-        def write(db: sqlite3.Connection) -> Settings:
+        async def write(db: Database) -> Settings:
             if values:
                 cols = ", ".join(values)
                 marks = ", ".join("?" for _ in values)
                 updates = ", ".join(f"{c} = excluded.{c}" for c in values)
-                db.execute(f"INSERT INTO guild_settings (guild_id, {cols}) VALUES (?, {marks})"
-                           f" ON CONFLICT (guild_id) DO UPDATE SET {updates}", (guild_id, *values.values()))
-            return _settings(db, guild_id)
-        return await self._write(_transaction_of(write))
-
-
-def _transaction_of(fn: Callable[..., _T]) -> Callable[..., _T]:
-    def run(db: sqlite3.Connection, *args: Any) -> _T:
-        return _transaction(db, lambda d: fn(d, *args))
-    return run
+                await db.execute(f"INSERT INTO guild_settings (guild_id, {cols}) VALUES (?, {marks})"
+                                 f" ON CONFLICT (guild_id) DO UPDATE SET {updates}", guild_id, *values.values())
+            return await _settings(db, guild_id)
+        return await self._write(write)
 
 
 # ---------------------------------------------------------------------------------------- validation
@@ -673,30 +644,41 @@ def _check_settings(changes: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------- record
 
 
-def _record(db: sqlite3.Connection, r: ChicaResult) -> Recorded:
-    seen = db.execute("SELECT guild_id FROM chicas WHERE table_id = ? AND chica_number = ?",
-                      (r.table_id, r.chica_number)).fetchone()
+_RATING_STATE = ("mu", "sigma", "display", "games", "wins", "losses", "streak", "best_streak", "peak",
+                 "last_active")
+_PUT_RATING = (
+    f"INSERT INTO ratings (season_id, mode, user_id, {', '.join(_RATING_STATE)})"
+    f" VALUES (?, ?, ?, {', '.join('?' for _ in _RATING_STATE)})"
+    f" ON CONFLICT (season_id, mode, user_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _RATING_STATE)}"
+)
+"""A player's new rating state, inserted or overwritten (SQLite's ``INSERT OR REPLACE``, spelled so that
+PostgreSQL runs it too)."""
+
+
+async def _record(db: Database, r: ChicaResult) -> Recorded:
+    await _lock_guild(db, r.guild_id)
+    seen = await db.fetchrow("SELECT guild_id FROM chicas WHERE table_id = ? AND chica_number = ?",
+                             r.table_id, r.chica_number)
     if seen is not None:
         if seen[0] != r.guild_id:
             raise RatingsError(f"table {r.table_id} belongs to another server")
         return Recorded(stored=False, rated=False)
     guild = r.guild_id
-    settings = _settings(db, guild)
-    season = _current_season(db, guild)
+    settings = await _settings(db, guild)
+    season = await _current_season(db, guild)
     if season is None:
-        season = _open_season(db, guild, 1, None, "hard", r.finished_at)
+        season = await _open_season(db, guild, 1, None, "hard", r.finished_at)
     seats = r.seats()
     humans = [s for s in seats if s[2] is not None]
     rated = bool(humans) and not r.casual and (not r.has_computer or settings.rate_bots)
     when = _iso(r.finished_at)
     mode = r.mode
-    cur = db.execute(
+    chica_id = await db.insert(
         "INSERT INTO chicas (guild_id, table_id, chica_number, season_id, mode, rated, winner, score_a,"
         " score_b, zapatero, reason, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (guild, r.table_id, r.chica_number, season.id, mode, int(rated), r.winner, r.scores[0],
-         r.scores[1], int(r.zapatero), r.reason, when),
+        guild, r.table_id, r.chica_number, season.id, mode, int(rated), r.winner, r.scores[0],
+        r.scores[1], int(r.zapatero), r.reason, when,
     )
-    chica_id = cur.lastrowid
 
     before: dict[int, tuple[float, float]] = {}  # (mu, sigma) fed to the update, after idle inflation
     shown_before: dict[int, int] = {}  # the rating the leaderboard showed before this chica
@@ -709,10 +691,10 @@ def _record(db: sqlite3.Connection, r: ChicaResult) -> Recorded:
             if user is None:
                 team_ratings[team].append(AI_RATING)
                 continue
-            row = db.execute(
+            row = await db.fetchrow(
                 "SELECT mu, sigma, games, wins, losses, streak, best_streak, peak, last_active FROM ratings"
-                " WHERE season_id = ? AND mode = ? AND user_id = ?", (season.id, mode, user),
-            ).fetchone()
+                " WHERE season_id = ? AND mode = ? AND user_id = ?", season.id, mode, user,
+            )
             olds[user] = row
             if row is None:
                 mu, sigma = MU0, SIGMA0
@@ -743,14 +725,12 @@ def _record(db: sqlite3.Connection, r: ChicaResult) -> Recorded:
             else:
                 games, wins, losses, streak, best, peak = old[2], old[3], old[4], old[5], old[6], old[7]
             streak = (max(streak, 0) + 1) if won else (min(streak, 0) - 1)
-            db.execute(
-                "INSERT OR REPLACE INTO ratings (season_id, mode, user_id, mu, sigma, display, games, wins,"
-                " losses, streak, best_streak, peak, last_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (season.id, mode, user, mu, sigma, shown, games + 1, wins + int(won), losses + int(not won),
-                 streak, max(best, streak), max(peak, shown), when),
+            await db.execute(
+                _PUT_RATING, season.id, mode, user, mu, sigma, shown, games + 1, wins + int(won),
+                losses + int(not won), streak, max(best, streak), max(peak, shown), when,
             )
             changes.append(RatingChange(user, shown_before[user], shown, mu, sigma))
-    db.executemany(
+    await db.executemany(
         "INSERT INTO chica_players (chica_id, seat, team, guild_id, user_id, won, caidas, limpias, rondas,"
         " doble_rondas, mu_before, sigma_before, mu_after, sigma_after, display_before, display_after)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -770,67 +750,66 @@ def _record(db: sqlite3.Connection, r: ChicaResult) -> Recorded:
 # ---------------------------------------------------------------------------------------- leaderboard
 
 
-def _leaderboard(db: sqlite3.Connection, guild_id: int, mode: str, number: int | None, page: int,
-                 viewer: int | None, now: datetime) -> Leaderboard:
-    settings = _settings(db, guild_id)
+async def _leaderboard(db: Database, guild_id: int, mode: str, number: int | None, page: int,
+                       viewer: int | None, now: datetime) -> Leaderboard:
+    settings = await _settings(db, guild_id)
     min_games = max(settings.min_games, 1)
-    season = _find_season(db, guild_id, number)
+    season = await _find_season(db, guild_id, number)
     if season is None:
         vr = (ViewerRank(viewer, Standing.FEW_GAMES, None, 0, min_games, settings.active_days, None, False)
               if viewer is not None else None)
         return Leaderboard(None, mode, 0, 1, 0, [], vr, False, min_games, settings.active_days)
     if season.ended_at is not None:
-        return _frozen_board(db, season, mode, page, viewer, settings)
+        return await _frozen_board(db, season, mode, page, viewer, settings)
     cutoff = _cutoff(now, settings.active_days)
-    total = db.execute(f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}",
-                       (season.id, mode, min_games, cutoff)).fetchone()[0]
+    total = await db.fetchval(f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}",
+                              season.id, mode, min_games, cutoff)
     pages = max(1, math.ceil(total / PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
-    rows = _live_page(db, season.id, mode, min_games, cutoff, PAGE_SIZE, page * PAGE_SIZE)
+    rows = await _live_page(db, season.id, mode, min_games, cutoff, PAGE_SIZE, page * PAGE_SIZE)
     vr = None
     if viewer is not None:
-        me = db.execute("SELECT display, sigma, games, last_active FROM ratings"
-                        " WHERE season_id = ? AND mode = ? AND user_id = ?", (season.id, mode, viewer)).fetchone()
+        me = await db.fetchrow("SELECT display, sigma, games, last_active FROM ratings"
+                               " WHERE season_id = ? AND mode = ? AND user_id = ?", season.id, mode, viewer)
         if me is None:
             vr = ViewerRank(viewer, Standing.FEW_GAMES, None, 0, min_games, settings.active_days, None, False)
         else:
             st = standing(me[2], _dt(me[3]), now, min_games, settings.active_days)
             rank = None
             if st is Standing.RANKED:
-                rank = 1 + db.execute(
+                rank = 1 + await db.fetchval(
                     f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}"
                     " AND display >= ? AND (display > ? OR user_id < ?)",
-                    (season.id, mode, min_games, cutoff, me[0], me[0], viewer),
-                ).fetchone()[0]
+                    season.id, mode, min_games, cutoff, me[0], me[0], viewer,
+                )
             vr = ViewerRank(viewer, st, rank, me[2], min_games, settings.active_days, me[0],
                             is_provisional(me[1]))
     return Leaderboard(season, mode, page, pages, total, rows, vr, False, min_games, settings.active_days)
 
 
-def _frozen_board(db: sqlite3.Connection, season: Season, mode: str, page: int, viewer: int | None,
-                  settings: Settings) -> Leaderboard:
+async def _frozen_board(db: Database, season: Season, mode: str, page: int, viewer: int | None,
+                        settings: Settings) -> Leaderboard:
     min_games = max(settings.min_games, 1)
-    total = db.execute("SELECT COUNT(*) FROM season_standings WHERE season_id = ? AND mode = ?",
-                       (season.id, mode)).fetchone()[0]
+    total = await db.fetchval("SELECT COUNT(*) FROM season_standings WHERE season_id = ? AND mode = ?",
+                              season.id, mode)
     pages = max(1, math.ceil(total / PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
-    rows = db.execute(
+    rows = await db.fetch(
         "SELECT rank, user_id, display, sigma, games, wins, losses, last_active FROM season_standings"
         " WHERE season_id = ? AND mode = ? AND rank > ? ORDER BY rank LIMIT ?",
-        (season.id, mode, page * PAGE_SIZE, PAGE_SIZE),
-    ).fetchall()
+        season.id, mode, page * PAGE_SIZE, PAGE_SIZE,
+    )
     out = [_board_row(r[0], r[1:]) for r in rows]
     vr = None
     if viewer is not None:
-        mine = db.execute("SELECT rank, display, sigma, games FROM season_standings"
-                          " WHERE season_id = ? AND mode = ? AND user_id = ?", (season.id, mode, viewer)).fetchone()
+        mine = await db.fetchrow("SELECT rank, display, sigma, games FROM season_standings"
+                                 " WHERE season_id = ? AND mode = ? AND user_id = ?", season.id, mode, viewer)
         if mine is not None:
             vr = ViewerRank(viewer, Standing.RANKED, mine[0], mine[3], min_games, settings.active_days,
                             mine[1], is_provisional(mine[2]))
         else:
-            me = db.execute("SELECT display, sigma, games, last_active FROM ratings"
-                            " WHERE season_id = ? AND mode = ? AND user_id = ?",
-                            (season.id, mode, viewer)).fetchone()
+            me = await db.fetchrow("SELECT display, sigma, games, last_active FROM ratings"
+                                   " WHERE season_id = ? AND mode = ? AND user_id = ?", season.id, mode, viewer)
             if me is None:
                 vr = ViewerRank(viewer, Standing.FEW_GAMES, None, 0, min_games, settings.active_days, None,
                                 False)
@@ -844,40 +823,40 @@ def _frozen_board(db: sqlite3.Connection, season: Season, mode: str, page: int, 
 # ---------------------------------------------------------------------------------------- seasons
 
 
-def _close(db: sqlite3.Connection, guild_id: int, next_name: str | None, when: datetime) -> SeasonClose:
-    season = _current_season(db, guild_id)
+async def _close(db: Database, guild_id: int, next_name: str | None, when: datetime) -> SeasonClose:
+    season = await _current_season(db, guild_id)
     if season is None:
         raise NoCurrentSeasonError("there is no open season to close")
-    settings = _settings(db, guild_id)
+    settings = await _settings(db, guild_id)
     min_games = max(settings.min_games, 1)
     cutoff = _cutoff(when, settings.active_days)
     top: dict[str, list[BoardRow]] = {}
     for mode in MODES:
-        rows = db.execute(
+        rows = await db.fetch(
             f"SELECT user_id, display, sigma, games, wins, losses, last_active FROM ratings"
-            f" WHERE {_LIVE_WHERE} {_LIVE_ORDER}", (season.id, mode, min_games, cutoff),
-        ).fetchall()
-        db.executemany(
+            f" WHERE {_LIVE_WHERE} {_LIVE_ORDER}", season.id, mode, min_games, cutoff,
+        )
+        await db.executemany(
             "INSERT INTO season_standings (season_id, mode, rank, user_id, display, sigma, games, wins,"
             " losses, last_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(season.id, mode, rank, *row) for rank, row in enumerate(rows, start=1)],
         )
         board = [_board_row(rank, row) for rank, row in enumerate(rows[:10], start=1)]
         top[mode] = board[:10]
-    db.execute("UPDATE seasons SET ended_at = ? WHERE id = ?", (_iso(when), season.id))
+    await db.execute("UPDATE seasons SET ended_at = ? WHERE id = ?", _iso(when), season.id)
     closed = Season(season.id, guild_id, season.number, season.name, season.reset_policy, season.started_at,
                     _dt(_iso(when)))
     policy = settings.reset_policy
-    nxt = _open_season(db, guild_id, season.number + 1, next_name, policy, when)
+    nxt = await _open_season(db, guild_id, season.number + 1, next_name, policy, when)
     if policy != "hard":
         carried = []
-        for mode, user, mu, sigma, last in db.execute(
-            "SELECT mode, user_id, mu, sigma, last_active FROM ratings WHERE season_id = ?", (season.id,)
-        ).fetchall():
+        for mode, user, mu, sigma, last in await db.fetch(
+            "SELECT mode, user_id, mu, sigma, last_active FROM ratings WHERE season_id = ?", season.id
+        ):
             mu2, sigma2 = season_reset(mu, sigma, policy)  # type: ignore[misc]
             shown = display_rating(mu2, sigma2)
             carried.append((nxt.id, mode, user, mu2, sigma2, shown, shown, last))
-        db.executemany(
+        await db.executemany(
             "INSERT INTO ratings (season_id, mode, user_id, mu, sigma, display, peak, last_active)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", carried,
         )
@@ -901,45 +880,46 @@ def _best_run(flags: Sequence[int]) -> int:
     return best
 
 
-def _stats(db: sqlite3.Connection, guild_id: int, user_id: int) -> PlayerStats:
+async def _stats(db: Database, guild_id: int, user_id: int) -> PlayerStats:
     agg = {mode: (0, 0, 0, 0, 0, 0, 0, 0, 0) for mode in MODES}
-    for row in db.execute(
+    for row in await db.fetch(
         "SELECT c.mode, COUNT(*), SUM(p.won), SUM(c.rated), SUM(p.caidas), SUM(p.limpias), SUM(p.rondas),"
-        " SUM(p.doble_rondas), SUM(c.zapatero AND p.won), SUM(c.zapatero AND NOT p.won)"
+        " SUM(p.doble_rondas), SUM(CASE WHEN c.zapatero = 1 AND p.won = 1 THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN c.zapatero = 1 AND p.won = 0 THEN 1 ELSE 0 END)"
         " FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
-        " WHERE p.guild_id = ? AND p.user_id = ? GROUP BY c.mode", (guild_id, user_id),
+        " WHERE p.guild_id = ? AND p.user_id = ? GROUP BY c.mode", guild_id, user_id,
     ):
-        agg[row[0]] = tuple(row[1:])
+        agg[row[0]] = tuple(int(v or 0) for v in row[1:])  # PostgreSQL's SUM of integers is a Decimal
     mesas = dict.fromkeys(MODES, (0, 0))
-    for players, n, won in db.execute(
-        "SELECT m.players, COUNT(*), SUM(m.winner = t.team) FROM"
+    for players, n, won in await db.fetch(
+        "SELECT m.players, COUNT(*), SUM(CASE WHEN m.winner = t.team THEN 1 ELSE 0 END) FROM"
         " (SELECT DISTINCT c.table_id, p.team FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
         "  WHERE p.guild_id = ? AND p.user_id = ?) t"
         " JOIN mesas m ON m.table_id = t.table_id AND m.guild_id = ? GROUP BY m.players",
-        (guild_id, user_id, guild_id),
+        guild_id, user_id, guild_id,
     ):
-        mesas["1v1" if players == 2 else "2v2"] = (n, won)
+        mesas["1v1" if players == 2 else "2v2"] = (int(n), int(won or 0))
     flags: dict[str, list[int]] = {mode: [] for mode in MODES}
     every: list[int] = []
-    for mode, won in db.execute(
+    for mode, won in await db.fetch(
         "SELECT c.mode, p.won FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
-        " WHERE p.guild_id = ? AND p.user_id = ? ORDER BY p.chica_id", (guild_id, user_id),
+        " WHERE p.guild_id = ? AND p.user_id = ? ORDER BY p.chica_id", guild_id, user_id,
     ):
         flags[mode].append(won)
         every.append(won)
-    current = _current_season(db, guild_id)
+    current = await _current_season(db, guild_id)
     now_rating: dict[str, Any] = {}
     if current is not None:
-        for mode, display, sigma, peak, games in db.execute(
+        for mode, display, sigma, peak, games in await db.fetch(
             "SELECT mode, display, sigma, peak, games FROM ratings WHERE season_id = ? AND user_id = ?",
-            (current.id, user_id),
+            current.id, user_id,
         ):
             if games:
                 now_rating[mode] = (display, sigma, peak)
-    best_peak = dict(db.execute(
+    best_peak = dict(await db.fetch(
         "SELECT r.mode, MAX(r.peak) FROM ratings r JOIN seasons s ON s.id = r.season_id"
-        " WHERE s.guild_id = ? AND r.user_id = ? AND r.games > 0 GROUP BY r.mode", (guild_id, user_id),
-    ).fetchall())
+        " WHERE s.guild_id = ? AND r.user_id = ? AND r.games > 0 GROUP BY r.mode", guild_id, user_id,
+    ))
     modes: dict[str, ModeStats] = {}
     for mode in MODES:
         chicas, won, rated = agg[mode][0], agg[mode][1] or 0, agg[mode][2] or 0
@@ -953,18 +933,18 @@ def _stats(db: sqlite3.Connection, guild_id: int, user_id: int) -> PlayerStats:
     def total(i: int) -> int:
         return sum(agg[m][i] or 0 for m in MODES)
 
-    recent = db.execute(
+    recent = await db.fetch(
         "SELECT p.chica_id, p.seat, p.team, p.won, p.display_before, p.display_after, c.table_id,"
         " c.chica_number, c.mode, c.score_a, c.score_b, c.zapatero, c.rated, c.finished_at"
         " FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
-        " WHERE p.guild_id = ? AND p.user_id = ? ORDER BY p.chica_id DESC LIMIT 10", (guild_id, user_id),
-    ).fetchall()
+        " WHERE p.guild_id = ? AND p.user_id = ? ORDER BY p.chica_id DESC LIMIT 10", guild_id, user_id,
+    )
     seat_rows: dict[int, list[tuple[int, int, Any]]] = {}
     if recent:
         ids = [r[0] for r in recent]
-        for chica_id, seat, team, user in db.execute(
+        for chica_id, seat, team, user in await db.fetch(
             f"SELECT chica_id, seat, team, user_id FROM chica_players WHERE chica_id IN"
-            f" ({', '.join('?' for _ in ids)}) ORDER BY chica_id, seat", ids,
+            f" ({', '.join('?' for _ in ids)}) ORDER BY chica_id, seat", *ids,
         ):
             seat_rows.setdefault(chica_id, []).append((seat, team, user))
     lines = []
@@ -976,12 +956,12 @@ def _stats(db: sqlite3.Connection, guild_id: int, user_id: int) -> PlayerStats:
             d_after - d_before if d_after is not None and d_before is not None else None, partners, opponents,
             _dt(finished),  # type: ignore[arg-type]
         ))
-    partner = db.execute(
+    partner = await db.fetchrow(
         "SELECT q.user_id, COUNT(*) AS n, MAX(q.chica_id) AS last FROM chica_players p"
         " JOIN chica_players q ON q.chica_id = p.chica_id AND q.team = p.team AND q.seat <> p.seat"
         " WHERE p.guild_id = ? AND p.user_id = ? AND q.user_id IS NOT NULL"
-        " GROUP BY q.user_id ORDER BY n DESC, last DESC LIMIT 1", (guild_id, user_id),
-    ).fetchone()
+        " GROUP BY q.user_id ORDER BY n DESC, last DESC LIMIT 1", guild_id, user_id,
+    )
     return PlayerStats(
         guild_id, user_id, modes,
         sum(modes[m].mesas for m in MODES), sum(modes[m].mesas_won for m in MODES),
@@ -993,8 +973,8 @@ def _stats(db: sqlite3.Connection, guild_id: int, user_id: int) -> PlayerStats:
 # ---------------------------------------------------------------------------------------- history
 
 
-def _history(db: sqlite3.Connection, guild_id: int, user_id: int, limit: int, offset: int) -> list[MesaLine]:
-    rows = db.execute(
+async def _history(db: Database, guild_id: int, user_id: int, limit: int, offset: int) -> list[MesaLine]:
+    rows = await db.fetch(
         "SELECT m.table_id, m.preset, m.players, m.seed, m.winner, m.chicas_a, m.chicas_b, m.zapateria,"
         " m.seats, m.finished_at, t.team, tb.meta FROM"
         " (SELECT c.table_id, MIN(p.team) AS team, MAX(p.chica_id) AS last"
@@ -1002,15 +982,15 @@ def _history(db: sqlite3.Connection, guild_id: int, user_id: int, limit: int, of
         "  WHERE p.guild_id = ? AND p.user_id = ? GROUP BY c.table_id) t"
         " JOIN mesas m ON m.table_id = t.table_id AND m.guild_id = ?"
         " LEFT JOIN tables tb ON tb.id = m.table_id"
-        " ORDER BY t.last DESC LIMIT ? OFFSET ?", (guild_id, user_id, guild_id, limit, offset),
-    ).fetchall()
+        " ORDER BY t.last DESC LIMIT ? OFFSET ?", guild_id, user_id, guild_id, limit, offset,
+    )
     if not rows:
         return []
     ids = [r[0] for r in rows]
     scores: dict[int, list[tuple[int, int]]] = {}
-    for table_id, sa, sb in db.execute(
+    for table_id, sa, sb in await db.fetch(
         f"SELECT table_id, score_a, score_b FROM chicas WHERE guild_id = ? AND table_id IN"
-        f" ({', '.join('?' for _ in ids)}) ORDER BY table_id, chica_number", (guild_id, *ids),
+        f" ({', '.join('?' for _ in ids)}) ORDER BY table_id, chica_number", guild_id, *ids,
     ):
         scores.setdefault(table_id, []).append((sa, sb))
     out = []

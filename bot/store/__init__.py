@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,9 @@ class TableRow:
     meta: dict[str, Any]
     timers: dict[str, Any] = field(default_factory=dict)
     casual: bool = False
+    version: int = 0
+    """Bumped by every `Store.save_table` (migration 10): another process saved the table when it differs
+    from the version in memory."""
     plays: list[tuple[int, str, str]] = field(default_factory=list)
     """The table's stored plays as ``(seat, card, captures)``, in order, when ``game`` is a snapshot
     (version 2: `bot.engine.Game.from_snapshot` rebuilds the game from both); empty otherwise."""
@@ -94,9 +97,10 @@ class Store:
         self.db = db
 
     @classmethod
-    async def open(cls, url: str) -> Store:
+    async def open(cls, url: str, *, schema: int | None = None) -> Store:
         """Open the database at ``url`` and apply pending migrations: a SQLite file path (``":memory:"``
-        for tests; WAL and foreign keys on), or a ``postgresql://…`` URL (an asyncpg pool).
+        for tests; WAL and foreign keys on), or a ``postgresql://…`` URL (an asyncpg pool). ``schema``
+        stops at that migration (tests of a migration build the database as it was before it).
 
         Raises:
             StoreError: a migration failed (the schema stays at the last good version).
@@ -104,7 +108,7 @@ class Store:
         db = await connect(url)
         try:
             store = cls(db)
-            await store.migrate()
+            await store.migrate(schema)
         except BaseException:
             await db.close()
             raise
@@ -129,8 +133,9 @@ class Store:
             await self.db.execute("DELETE FROM schema_version")
             await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", number)
 
-    async def migrate(self) -> int:
-        """Apply every migration newer than the schema, each in one transaction; return the new version.
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration newer than the schema (up to ``target`` when given), each in one
+        transaction; return the new version.
 
         On PostgreSQL the SQL migrations are rewritten by `postgresql_ddl`; a transaction-scoped advisory
         lock keeps two processes starting together from migrating twice.
@@ -140,7 +145,7 @@ class Store:
         """
         version = await self.schema_version()
         for number, path in migrations():
-            if number <= version:
+            if number <= version or (target is not None and number > target):
                 continue
             try:
                 async with self.db.transaction():
@@ -186,7 +191,7 @@ class Store:
         mesa: dict[str, Any] | None = None,
         before_commit: Callable[[], Awaitable[Any]] | None = None,
         timers: dict[str, Any] | None = None, casual: bool | None = None, meta: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> int:
         """Write a table's state in one transaction, with the play that produced it
         (``(seq, seat, card, captures)``, appended to ``plays``) and, when the mesa just ended, its result row.
 
@@ -199,12 +204,14 @@ class Store:
         written.
 
         ``timers`` (the table's clocks, JSON), ``casual`` (the mesa is unrated from now on) and ``meta`` (names,
-        house rules, hints) are written in the same transaction when given."""
+        house rules, hints) are written in the same transaction when given.
+
+        Returns the table's new `TableRow.version` (one more than before)."""
         async with self.db.transaction():
-            await self.db.execute(
+            version = await self.db.fetchval(
                 "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
                 " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
-                f" updated_at = {NOW_ISO} WHERE id = ?",
+                f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ? RETURNING version",
                 host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
                 json.dumps(timers) if timers is not None else None,
                 int(casual) if casual is not None else None,
@@ -225,6 +232,21 @@ class Store:
                 )
             if before_commit is not None:
                 await before_commit()
+        return int(version or 0)
+
+    @property
+    def shared(self) -> bool:
+        """True when other bot processes may use this database too (PostgreSQL): a table's state must then
+        be claimed with `claim_table` before it changes."""
+        return self.db.dialect == "postgresql"
+
+    async def claim_table(self, table_id: int) -> int | None:
+        """Inside a transaction: lock the table's row until the transaction ends (``SELECT … FOR UPDATE``
+        on PostgreSQL; SQLite's one writer is the lock there) and return its stored version, or None when
+        the table is gone. Another process claiming the same table waits until this transaction ends."""
+        lock = " FOR UPDATE" if self.db.dialect == "postgresql" else ""
+        value = await self.db.fetchval(f"SELECT version FROM tables WHERE id = ?{lock}", table_id)
+        return int(value) if value is not None else None
 
     async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
         """Record the Discord message ids of a table (lobby, public message, DMs)."""
@@ -236,7 +258,7 @@ class Store:
             players=row["players"], preset=row["preset"], status=row["status"], seed=row["seed"],
             seats=json.loads(row["seats"]), game=json.loads(row["game"]) if row["game"] else None,
             messages=json.loads(row["messages"]), meta=json.loads(row["meta"]),
-            timers=json.loads(row["timers"]), casual=bool(row["casual"]),
+            timers=json.loads(row["timers"]), casual=bool(row["casual"]), version=int(row["version"]),
         )
 
     async def _with_plays(self, rows: list[TableRow]) -> list[TableRow]:
@@ -265,7 +287,7 @@ class Store:
     async def load_finished_tables(self, since_days: float) -> list[TableRow]:
         """Tables whose mesa finished within the last ``since_days`` days, oldest first (the ratings
         catch-up after a restart)."""
-        since = (datetime.now(timezone.utc) - timedelta(days=float(since_days))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        since = (datetime.now(UTC) - timedelta(days=float(since_days))).strftime("%Y-%m-%dT%H:%M:%SZ")
         rows = await self.db.fetch(
             "SELECT * FROM tables WHERE status = 'finished' AND updated_at >= ? ORDER BY id", since)
         return await self._with_plays([self._row(r) for r in rows])
@@ -315,13 +337,16 @@ class Store:
 
     # ------------------------------------------------------------------ table clocks (issue 6)
 
-    async def save_timers(self, table_id: int, timers: dict[str, Any], casual: bool | None = None) -> None:
+    async def save_timers(self, table_id: int, timers: dict[str, Any], casual: bool | None = None) -> int:
         """Write a table's clocks (and, when given, its casual flag) alone: a reminder sent, a deadline
-        moved after a restart, a lobby deadline set."""
-        await self.db.execute(
-            "UPDATE tables SET timers = ?, casual = COALESCE(?, casual) WHERE id = ?",
+        moved after a restart, a lobby deadline set. Returns the table's new `TableRow.version` (0 when
+        the table is gone)."""
+        version = await self.db.fetchval(
+            "UPDATE tables SET timers = ?, casual = COALESCE(?, casual), version = version + 1 WHERE id = ?"
+            " RETURNING version",
             json.dumps(timers), int(casual) if casual is not None else None, table_id,
         )
+        return int(version or 0)
 
     async def guild_turn_timer(self, guild_id: int) -> int | None:
         """A server's default turn timer in seconds, or None when it has no settings row (the default

@@ -11,8 +11,10 @@ through a `Database`:
   ``id``; ``executemany(sql, rows)``.
 - ``async with db.transaction():`` makes every call of the same task inside it one transaction, on one
   connection, committed at the end or rolled back if the block raises. A transaction opened inside another
-  by the same task joins it (so a repository called from inside the store's transaction, like the ratings
-  of a finished chica, writes in it). A write outside a transaction is its own transaction.
+  by the same task is a savepoint of it: its writes commit with the outer transaction (so a repository
+  called from inside the store's transaction, like the ratings of a finished chica, writes in it), and
+  if the inner block raises only its own writes are undone. A single write inside a transaction runs in
+  it; outside one it is its own transaction.
 
 The PostgreSQL adapter rewrites the few SQLite spellings the repositories use: ``?`` → ``$n``, ``INSERT OR
 IGNORE`` → ``ON CONFLICT DO NOTHING``, and the ISO-8601 "now" of ``strftime`` (`NOW_ISO`). What cannot be
@@ -99,8 +101,8 @@ class Database:
         return self._current() is not None
 
     def transaction(self) -> Any:
-        """An async context manager: one transaction for every call of this task inside it (joins an open
-        one). Raises `IntegrityError` when a constraint refuses a write in it."""
+        """An async context manager: one transaction for every call of this task inside it (a savepoint
+        of the open one, if any). Raises `IntegrityError` when a constraint refuses a write in it."""
         raise NotImplementedError
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
@@ -150,6 +152,7 @@ class SqliteDatabase(Database):
         super().__init__()
         self.conn = conn
         self.lock = asyncio.Lock()
+        self._depth = 0  # savepoints open inside the current transaction
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
@@ -168,7 +171,18 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         if self._current() is not None:
-            yield
+            self._depth += 1
+            name = f"sp{self._depth}"
+            await self.conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                await self.conn.execute(f"ROLLBACK TO {name}")
+                await self.conn.execute(f"RELEASE {name}")
+                raise
+            finally:
+                self._depth -= 1
+            await self.conn.execute(f"RELEASE {name}")
             return
         async with self.lock:
             token = self._tx.set((asyncio.current_task(), self.conn))
@@ -243,8 +257,10 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[None]:
         import asyncpg
 
-        if self._current() is not None:
-            yield
+        held = self._current()
+        if held is not None:
+            async with held.transaction():  # asyncpg: a savepoint inside the open transaction
+                yield
             return
         async with self.pool.acquire() as conn:
             token = self._tx.set((asyncio.current_task(), conn))
@@ -290,6 +306,28 @@ class PostgresDatabase(Database):
         await self.pool.close()
 
 
+class Rows:
+    """Rows already read, behind a cursor's face: ``await rows.fetchall()``, ``await rows.fetchone()``
+    (the first row or None). Made by `rows_of`."""
+
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    async def fetchall(self) -> list[Any]:
+        return self._rows
+
+    async def fetchone(self) -> Any | None:
+        return self._rows[0] if self._rows else None
+
+
+@asynccontextmanager
+async def rows_of(db: Database, sql: str, params: Sequence[Any] = ()) -> AsyncIterator[Rows]:
+    """``async with rows_of(db, sql, params) as cursor:`` reads every row of ``sql`` first, then lets the
+    block take them with ``await cursor.fetchall()`` / ``fetchone()`` (repositories written as blocks over
+    an aiosqlite cursor keep their shape on both backends)."""
+    yield Rows(await db.fetch(sql, *params))
+
+
 async def connect(url: str) -> Database:
     """A `Database` for ``url``: a PostgreSQL URL opens an asyncpg pool; anything else is a SQLite path."""
     if is_postgresql_url(url):
@@ -297,5 +335,5 @@ async def connect(url: str) -> Database:
     return await SqliteDatabase.open(url)
 
 
-__all__ = ["NOW_ISO", "Database", "IntegrityError", "PostgresDatabase", "SqliteDatabase", "connect",
-           "is_postgresql_url", "to_postgresql"]
+__all__ = ["NOW_ISO", "Database", "IntegrityError", "PostgresDatabase", "Rows", "SqliteDatabase", "connect",
+           "is_postgresql_url", "rows_of", "to_postgresql"]

@@ -199,7 +199,7 @@ class LobbyMixin:
         if level not in SEAT_LEVELS:
             raise TableError("err.illegal")
         table = self.get(table_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise NotPlayingError("err.not_seated")
@@ -229,7 +229,7 @@ class LobbyMixin:
         table = self.get(table_id)
         if table.status == PLAYING:  # mid-game: a computer player takes the seat (issue 6)
             return await self.leave_game(table_id, user_id=user_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             seat = table.seat_of(user_id)
             if seat is None:
@@ -259,7 +259,7 @@ class LobbyMixin:
             WrongStateError: not a lobby. NotHostError: not the host.
         """
         table = self.get(table_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:
                 raise NotHostError()
@@ -283,7 +283,7 @@ class LobbyMixin:
             ``change`` raises.
         """
         table = self.get(table_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:
                 raise NotHostError("err.host_only_house")
@@ -297,7 +297,7 @@ class LobbyMixin:
         the change touched (it returns True) is persisted and re-rendered. Returns how many changed."""
         changed = 0
         for table in [t for t in self.tables.values() if t.guild_id == guild_id and t.status == LOBBY]:
-            async with table.lock, self._unchanged_on_error(table):
+            async with self._held(table), self._unchanged_on_error(table):
                 if table.status != LOBBY or not change(table):
                     continue
                 await self._save(table)  # type: ignore[attr-defined]

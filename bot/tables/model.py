@@ -158,6 +158,9 @@ class Table:
     messages: Messages = field(default_factory=Messages)
     meta: dict[str, Any] = field(default_factory=dict)
     timers: Timers = field(default_factory=Timers)
+    version: int = 0
+    """The `bot.store.TableRow.version` this object was loaded or last saved at; another process saved
+    the table when the stored one differs (`bot.tables.shared`)."""
     casual: bool = False
     """Casual (unrated) from now on: a person left, was removed or kicked, or a computer player took an
     away person's seat. Persisted as ``tables.casual``; the ratings hook must not rate such a mesa."""

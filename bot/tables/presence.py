@@ -121,7 +121,7 @@ class PresenceMixin:
     async def _start_lobby_clock(self, table: Table) -> None:
         """A new lobby: it closes itself after `LOBBY_TIMEOUT` unless it starts."""
         table.timers.lobby_deadline = self.clock.now() + LOBBY_TIMEOUT  # type: ignore[attr-defined]
-        await self.store.save_timers(table.id, table.timers.to_dict())  # type: ignore[attr-defined]
+        table.version = await self.store.save_timers(table.id, table.timers.to_dict())  # type: ignore[attr-defined]
         self._arm(table)
 
     async def _resume_clocks(self, table: Table) -> None:
@@ -142,7 +142,7 @@ class PresenceMixin:
             else:
                 self._sync_timers(table)
         if tm.to_dict() != before:
-            await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
+            table.version = await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
         self._arm(table)
 
     def _note(self, table: Table, kind: str, **params: Any) -> None:
@@ -174,13 +174,13 @@ class PresenceMixin:
         table = self.tables.get(table_id)
         if table is None:
             return
-        async with table.lock:
+        async with self._held(table):
             tm = table.timers
             if (table.status != PLAYING or table.nonce != nonce or tm.nonce != nonce or tm.deadline is None
                     or tm.reminded):
                 return
             tm.reminded = True
-            await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
+            table.version = await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
             seat, deadline = tm.seat, tm.deadline
         log.info("table %d: reminded seat %d", table.id, seat)
         self._note(table, "reminder", seat=seat, deadline=deadline)
@@ -190,7 +190,7 @@ class PresenceMixin:
         table = self.tables.get(table_id)
         if table is None:
             return
-        async with table.lock:
+        async with self._held(table):
             tm = table.timers
             game = table.game
             if (table.status != PLAYING or game is None or table.nonce != nonce or tm.nonce != nonce
@@ -232,7 +232,7 @@ class PresenceMixin:
         table = self.tables.get(table_id)
         if table is None:
             return
-        async with table.lock:
+        async with self._held(table):
             tm = table.timers
             if table.status != LOBBY or tm.lobby_deadline is None:
                 return
@@ -270,7 +270,7 @@ class PresenceMixin:
         table = self.table_of_user(user_id)  # type: ignore[attr-defined]
         if table is None:
             raise SeatError("err.not_seated")
-        async with table.lock:
+        async with self._held(table):
             if table.status != PLAYING:
                 raise WrongStateError("err.not_started" if table.status == LOBBY else "err.finished")
             seat = table.seat_of(user_id)
@@ -315,7 +315,7 @@ class PresenceMixin:
         """
 
         table = self.get(table_id)  # type: ignore[attr-defined]
-        async with table.lock, self._unchanged_on_error(table):  # type: ignore[attr-defined]
+        async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]
             if table.status != PLAYING:
                 raise WrongStateError("err.finished" if not table.is_open else "err.not_started")
             seat = table.seat_of(user_id)
@@ -351,7 +351,7 @@ class PresenceMixin:
             raise SeatError("err.kick_not_seated")
         if table.status == PLAYING:
             return await self.leave_game(table_id, user_id=target_id, reason="kicked")
-        async with table.lock, self._unchanged_on_error(table):  # type: ignore[attr-defined]
+        async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]
             if table.status != LOBBY:
                 raise WrongStateError("err.finished")
             seat = table.seat_of(target_id)
@@ -418,7 +418,7 @@ class PresenceMixin:
         return tables
 
     async def _force_close(self, table: Table, why: str) -> None:
-        async with table.lock:
+        async with self._held(table):
             if not table.is_open:
                 return
             table.status = CLOSED

@@ -43,6 +43,7 @@ from .notifier import Notifier, NullNotifier
 from .players import DEFAULT_LEVEL, choose_play
 from .presence import SUBSTITUTE_LEVEL, PresenceMixin
 from .rematch import RematchMixin
+from .shared import SharedTablesMixin
 from .timers import Clock, Scheduler, SystemClock
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ class Played:
     events: tuple[Event, ...]
 
 
-class TableService(LobbyMixin, PresenceMixin, RematchMixin):
+class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
     """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
 
     Args:
@@ -101,7 +102,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
-        self.ratings = ratings or Ratings(store.connection, write_lock=store.write_lock)
+        self.ratings = ratings or Ratings(store.db)
         self.notifier: Notifier = notifier or NullNotifier()
         self.ai_delay = ai_delay
         self.seed_factory = seed_factory or (lambda: str(secrets.randbits(63)))
@@ -119,8 +120,8 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
         self.house = HouseSettingsRepo(store)
         """Each server's default house rules and whether mesas under house rules are rated (issue 14)."""
         self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
-        """Called with the table inside the transaction that saves the last play of a mesa (with the
-        store's write lock held: run SQL on ``store.connection`` and do not commit). Competitions record
+        """Called with the table inside the transaction that saves the last play of a mesa (in the same
+        task: SQL run through ``store.db`` is part of it). Competitions record
         their results here, exactly once, as ratings are. A hook that raises rolls the play back."""
         self._init_rematch()
 
@@ -165,7 +166,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
             seats=[Seat.from_dict(s) if s else None for s in row.seats],
             game=_game_of(row),
             messages=Messages.from_dict(row.messages), meta={**row.meta, **({"casual": True} if row.casual else {})},
-            timers=Timers.from_dict(row.timers), casual=row.casual,
+            timers=Timers.from_dict(row.timers), casual=row.casual, version=row.version,
         )
 
     async def close(self) -> None:
@@ -206,7 +207,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
 
         A failure is logged and the play is still saved: the startup catch-up records it later."""
         try:
-            await self.ratings.record_chicas(self._chica_results(table), joined=True)
+            await self.ratings.record_chicas(self._chica_results(table))  # a savepoint of the save
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -265,6 +266,9 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
             if row is None:
                 raise UnknownTableError()
             table = self._from_row(row)
+            if self.store.shared and table.status in (LOBBY, PLAYING):
+                self.tables[table.id] = table  # opened by another process: this one serves it from now on
+                self._arm(table)
         return table
 
     def table_in_channel(self, channel_id: int) -> Table | None:
@@ -341,7 +345,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
         even a refused one: that presence change is the one effect a refused click can have.
         """
         table = await self.fetch(table_id)
-        async with table.lock:
+        async with self._held(table):
             if table.status == LOBBY:
                 raise WrongStateError("err.not_started")
             if table.status != PLAYING or table.game is None or table.game.is_over:
@@ -432,7 +436,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
             view = game.view(seat_index)
             level = seat.ai or (SUBSTITUTE_LEVEL if seat.away else DEFAULT_LEVEL)
             play = await self.offload(choose_play, level, game.seed, view)
-            async with table.lock:
+            async with self._held(table):
                 if table.nonce != nonce or table.status != PLAYING or table.game is not game:
                     continue
                 if table.seats[seat_index] is not seat or not seat.autoplays:
@@ -474,7 +478,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
             WrongStateError: already finished or closed. NotHostError: not allowed.
         """
         table = self.get(table_id)
-        async with table.lock, self._unchanged_on_error(table):
+        async with self._held(table), self._unchanged_on_error(table):
             if not table.is_open:
                 raise WrongStateError("err.finished")
             if table.host_id != user_id and not can_manage:
@@ -528,7 +532,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
                       players=old.players, preset=old.preset, seats=seats, meta=meta)
         table.timers.turn_timer = old.timers.turn_timer
         self.tables[table_id] = table
-        async with table.lock:
+        async with self._held(table):
             events = await self._maybe_start(table)
             await self._save(table)
         self._after(table, lobby=True, events=events)
@@ -562,7 +566,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin):
                     for hook in hooks:
                         await hook(table)
         self._sync_timers(table)
-        await self.store.save_table(
+        table.version = await self.store.save_table(
             table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
             seats=[s.to_dict() if s else None for s in table.seats],
             game=game.snapshot() if game is not None else None, play=row_play, mesa=mesa,

@@ -4,12 +4,20 @@ or not by the server's setting."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.engine import EventKind as K
 from bot.engine import Rules
 from bot.i18n import t
 
 from .helpers import table_of
 from .test_leaderboard import play_via_service, ratings
+
+
+@pytest.fixture
+def db_path(database_url):
+    """These tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    return database_url
 
 
 def lobby_text(world) -> str:

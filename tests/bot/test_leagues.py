@@ -4,12 +4,20 @@ restart in the middle of a round, the champion; a 2 v 2 league with pair sign-up
 
 from __future__ import annotations
 
+import pytest
+
 from bot.engine import EventKind
 from bot.i18n import t, tn
 
 from .helpers import custom_ids, play_to_end
 
 DAY = 86400
+
+
+@pytest.fixture
+def db_path(database_url):
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    return database_url
 
 
 def latest_with(world, custom_id):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,12 @@ from bot.i18n import t
 from bot.ratings import ChicaResult
 
 from .helpers import custom_ids
+
+
+@pytest.fixture
+def db_path(database_url):
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    return database_url
 
 
 async def open_queue(world):

@@ -3,10 +3,18 @@ by round and a real mesa in it, and a 5-player Swiss of 3 rounds with a bye each
 
 from __future__ import annotations
 
+import pytest
+
 from bot.i18n import tn
 from bot.ratings import ChicaResult
 
 from .helpers import custom_ids, play_to_end
+
+
+@pytest.fixture
+def db_path(database_url):
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    return database_url
 
 
 def latest_with(world, custom_id):

@@ -1,14 +1,13 @@
-"""Fixtures: an in-memory database at migration 1 + the ratings schema, a movable clock, a repository."""
+"""Fixtures: a database with every migration (on each backend), a movable clock, a repository."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import aiosqlite
 import pytest
 
 from bot.ratings import Ratings
-from bot.store import Store
+from bot.store import Database, Store
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -27,17 +26,13 @@ class Clock:
         return self.now
 
 
-async def open_db() -> aiosqlite.Connection:
-    """The bot's own in-memory store (every migration applied), as a connection."""
-    store = await Store.open(":memory:")
-    return store.connection
-
-
 @pytest.fixture
-async def conn():
-    c = await open_db()
-    yield c
-    await c.close()
+async def conn(database_url) -> Database:
+    """The bot's own store (every migration applied) on a fresh database, once on each backend (SQLite,
+    PostgreSQL), as its `Database`."""
+    store = await Store.open(database_url)
+    yield store.db
+    await store.close()
 
 
 @pytest.fixture

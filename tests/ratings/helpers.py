@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-import aiosqlite
-
 from bot.ratings import ChicaResult, SeatStats
+from bot.store import Database
 
 from .conftest import T0
 
@@ -26,18 +25,18 @@ def seat_stats(*per_seat: SeatStats, players: int) -> tuple[tuple[SeatStats, ...
     return tuple(seats[0::2]), tuple(seats[1::2])
 
 
-async def add_mesa(conn: aiosqlite.Connection, table_id: int, seats: list[int | None], winner: int,
+async def add_mesa(conn: Database, table_id: int, seats: list[int | None], winner: int,
                    chicas: tuple[int, int], *, guild: int = 1, zapateria: bool = False,
                    seed: str = "s", finished_at: str = "2026-03-01T12:00:00Z") -> None:
     """Insert a finished table and its `mesas` row as the store does."""
-    await conn.execute(
-        "INSERT INTO tables (id, guild_id, channel_id, host_id, players, preset, status, seed, seats)"
-        " VALUES (?, ?, 1, NULL, ?, 'quito', 'finished', ?, '[]')", (table_id, guild, len(seats), seed),
-    )
-    await conn.execute(
-        "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner, chicas_a, chicas_b,"
-        " zapateria, seats, finished_at) VALUES (?, ?, 1, 'quito', ?, ?, ?, ?, ?, ?, ?, ?)",
-        (table_id, guild, len(seats), seed, winner, chicas[0], chicas[1], int(zapateria), json.dumps(seats),
-         finished_at),
-    )
-    await conn.commit()
+    async with conn.transaction():
+        await conn.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, host_id, players, preset, status, seed, seats)"
+            " VALUES (?, ?, 1, NULL, ?, 'quito', 'finished', ?, '[]')", table_id, guild, len(seats), seed,
+        )
+        await conn.execute(
+            "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner, chicas_a,"
+            " chicas_b, zapateria, seats, finished_at) VALUES (?, ?, 1, 'quito', ?, ?, ?, ?, ?, ?, ?, ?)",
+            table_id, guild, len(seats), seed, winner, chicas[0], chicas[1], int(zapateria), json.dumps(seats),
+            finished_at,
+        )

@@ -1,4 +1,4 @@
-"""The ratings repository on an in-memory database (migration 1 + the ratings schema)."""
+"""The ratings repository on the bot's own schema, each test once on SQLite and once on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -21,16 +21,16 @@ from bot.ratings import (
     display_rating,
     season_reset,
 )
+from bot.ratings.repo import _PUT_RATING
 from bot.ratings.skill import SIGMA_DRIFT_PER_DAY
-from bot.store import Store
+from bot.store import IntegrityError, Store
 
 from .conftest import T0
 from .helpers import add_mesa, result, seat_stats
 
 
 async def rows(conn, sql, *args):
-    async with conn.execute(sql, args) as cur:
-        return [tuple(r) for r in await cur.fetchall()]
+    return [tuple(r) for r in await conn.fetch(sql, *args)]
 
 
 # ------------------------------------------------------------------ migration
@@ -41,7 +41,7 @@ async def test_schema_is_one_migration_after_the_first(tmp_path, monkeypatch):
     try:
         assert await store.schema_version() >= 2
         await store.set_guild_language(1, "en")
-        ratings = Ratings(store.connection)
+        ratings = Ratings(store.db)
         assert (await ratings.settings(1)) == Settings(language="en")
         assert (await ratings.record_chica(result(1, 1, [[1], [2]], 0))).rated
         assert await store.guild_language(1) == "en"
@@ -92,20 +92,91 @@ async def test_concurrent_duplicates_store_once(repo, conn):
 async def test_joins_the_callers_transaction(repo, conn):
     """Called while the store's transaction is open, the rating lives or dies with it."""
     await add_mesa(conn, 50, [1, 2], 0, (2, 0))
-    await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 0, 0, '1o', '')")
-    assert conn.in_transaction
-    assert (await repo.record_chica(result(50, 1, [[1], [2]], 0))).rated
-    assert conn.in_transaction  # not committed behind the caller's back
-    await conn.rollback()  # the bot died before the store committed
+
+    class Died(Exception):
+        pass
+
+    with pytest.raises(Died):
+        async with conn.transaction():
+            await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 0, 0, '1o', '')")
+            assert (await repo.record_chica(result(50, 1, [[1], [2]], 0))).rated
+            assert conn.in_transaction  # not committed behind the caller's back
+            raise Died  # the bot died before the store committed
     assert await rows(conn, "SELECT COUNT(*) FROM chicas") == [(0,)]
     assert await rows(conn, "SELECT COUNT(*) FROM ratings") == [(0,)]
     assert await rows(conn, "SELECT COUNT(*) FROM plays") == [(0,)]
     # after the restart the same chica is recorded (once), and a second try changes nothing
-    await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 0, 0, '1o', '')")
-    assert (await repo.record_chica(result(50, 1, [[1], [2]], 0))).rated
-    await conn.commit()
+    async with conn.transaction():
+        await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 0, 0, '1o', '')")
+        assert (await repo.record_chica(result(50, 1, [[1], [2]], 0))).rated
     assert not (await repo.record_chica(result(50, 1, [[1], [2]], 0))).stored
     assert await rows(conn, "SELECT games FROM ratings ORDER BY user_id") == [(1,), (1,)]
+
+
+@pytest.mark.parametrize("failure", ["python", "sql"])
+async def test_a_failed_rating_undoes_only_itself_in_the_callers_transaction(repo, conn, monkeypatch, failure):
+    """The table service records the chicas inside the store's transaction saving the play, and when that
+    raises it logs the error and still commits the play: only the rating's own writes are undone (a
+    savepoint), even after a failed statement, which on PostgreSQL aborts the whole transaction unless
+    the savepoint is rolled back."""
+    await add_mesa(conn, 50, [1, 2], 0, (2, 0))
+    if failure == "python":
+        def boom(*_a, **_k):
+            raise RuntimeError("crash while rating")
+
+        monkeypatch.setattr("bot.ratings.repo.rate", boom)
+        expected: type[Exception] = RuntimeError
+    else:  # the rating's upsert breaks a CHECK constraint (mode '1v1x')
+        monkeypatch.setattr("bot.ratings.repo._PUT_RATING",
+                            _PUT_RATING.replace("VALUES (?, ?, ?", "VALUES (?, ? || 'x', ?", 1))
+        expected = IntegrityError
+    async with conn.transaction():
+        await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 0, 0, '1o', '')")
+        with pytest.raises(expected):
+            await repo.record_chicas([result(50, 1, [[1], [2]], 0)])
+        await conn.execute("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (50, 1, 1, '2o', '')")
+    assert await rows(conn, "SELECT seq FROM plays ORDER BY seq") == [(0,), (1,)]
+    assert await rows(conn, "SELECT COUNT(*) FROM chicas") == [(0,)]
+    assert await rows(conn, "SELECT COUNT(*) FROM seasons") == [(0,)]
+    assert await rows(conn, "SELECT COUNT(*) FROM ratings") == [(0,)]
+    monkeypatch.undo()  # the startup catch-up records it later
+    assert [r.rated for r in await repo.record_chicas([result(50, 1, [[1], [2]], 0)])] == [True]
+
+
+async def test_a_rating_is_not_visible_before_the_callers_commit(repo, conn, database_url):
+    """Another bot process (a second connection) sees the chica only once the caller commits."""
+    other = await Store.open(database_url)
+    try:
+        async with conn.transaction():
+            assert (await repo.record_chica(result(1, 1, [[1], [2]], 0))).rated
+            assert await rows(other.db, "SELECT COUNT(*) FROM chicas") == [(0,)]
+        assert await rows(other.db, "SELECT COUNT(*) FROM chicas") == [(1,)]
+    finally:
+        await other.close()
+
+
+async def test_two_processes_rating_the_same_players_lose_no_update(conn, clock, database_url):
+    """Two bot processes on one database record chicas of the same players at the same time: every
+    chica counts once, no rating update is lost, and the guild gets one season 1."""
+    other = await Store.open(database_url)
+    try:
+        here, there = Ratings(conn, clock=clock), Ratings(other.db, clock=clock)
+
+        async def play(repo, first_table):
+            for k in range(8):
+                await repo.record_chica(result(first_table + k, 1, [[1], [2]], k % 2))
+
+        await asyncio.gather(play(here, 100), play(there, 200))
+        assert await rows(conn, "SELECT user_id, games, wins, losses FROM ratings ORDER BY user_id") == [
+            (1, 16, 8, 8), (2, 16, 8, 8)]
+        assert await rows(conn, "SELECT COUNT(*) FROM chicas") == [(16,)]
+        assert await rows(conn, "SELECT number FROM seasons") == [(1,)]
+        # the rating history is one chain: each chica starts from the rating the previous one left
+        chain = await rows(conn, "SELECT p.mu_before, p.mu_after FROM chica_players p"
+                                 " JOIN chicas c ON c.id = p.chica_id WHERE p.user_id = 1 ORDER BY c.id")
+        assert all(chain[i][1] == pytest.approx(chain[i + 1][0]) for i in range(len(chain) - 1))
+    finally:
+        await other.close()
 
 
 async def test_failure_midway_leaves_nothing(repo, conn, monkeypatch):

@@ -1,0 +1,144 @@
+"""Issue 13, part 6: two bot processes over one PostgreSQL (`bot.tables.shared`, `docs/SCALING.md`).
+
+Two table services, each with its own event loop in its own thread and its own connection pool, serve one
+table. Every click is sent to both at the same moment (a double click that two processes receive), and
+both hold the turn alarm when it runs out. Each click must be applied exactly once and in order, and the
+alarm must play once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+from bot.engine import Game
+from bot.store import Store
+from bot.tables import NotYourTurnError, Played, StaleError, TableService
+from bot.tables.service import _game_of
+from bot.tables.timers import ManualClock
+
+ANA, BETO = 10, 20
+
+
+async def inline(func, *args):
+    return func(*args)
+
+
+class Process:
+    """One "bot process": an event loop in a thread, a store with its own pool, a table service on a
+    manual clock."""
+
+    def __init__(self, url: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.url = url
+        self.service: TableService | None = None
+        self.clock: ManualClock | None = None
+
+    def submit(self, coro: Any) -> Future:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def run(self, coro: Any) -> Any:
+        return self.submit(coro).result(timeout=60)
+
+    async def _start(self) -> None:
+        self.clock = ManualClock()
+        store = await Store.open(self.url)
+        self.service = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=inline,
+                                    clock=self.clock)
+        self.clock.watch(self.service._tasks)
+
+    def start(self) -> TableService:
+        self.run(self._start())
+        assert self.service is not None
+        return self.service
+
+    async def _stop(self) -> None:
+        if self.service is not None:
+            await self.service.close()
+            await self.service.store.close()
+
+    def stop(self) -> None:
+        self.run(self._stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@pytest.fixture
+def processes(postgres_url):
+    made = [Process(postgres_url), Process(postgres_url)]
+    yield made
+    for p in made:
+        p.stop()
+
+
+def _both(a: Process, b: Process, make) -> list[Any]:
+    """Run ``make(service)`` on both processes at once; each outcome is a result or the exception."""
+    futures = [p.submit(make(p.service)) for p in (a, b)]
+    out = []
+    for f in futures:
+        try:
+            out.append(f.result(timeout=60))
+        except Exception as exc:  # noqa: BLE001 — the refusal is the outcome we check
+            out.append(exc)
+    return out
+
+
+def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_once(processes):
+    a, b = processes
+    svc_a = a.start()
+    svc_b = b.start()
+
+    async def open_table():
+        table = await svc_a.create(guild_id=1, channel_id=2, user_id=ANA, name="ana", locale="es", players=2)
+        await svc_a.join(table.id, user_id=BETO, name="beto", locale="en")
+        return table.id
+
+    table_id = a.run(open_table())
+    assert b.run(svc_b.load()) == 1, "the second process serves the same open table"
+
+    reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
+    users = {seat.user_id: i for i, seat in enumerate(svc_a.get(table_id).seats)}
+    user_of = {i: u for u, i in users.items()}
+    rng = random.Random(13)
+    for _ in range(30):
+        play = rng.choice(reference.legal_plays())
+        seat, nonce = reference.to_play, len(reference.plays)
+        kwargs = {"user_id": user_of[seat], "nonce": nonce, "card": play.card.code}
+        if play.captures:
+            kwargs["captures"] = " ".join(c.code for c in play.sorted_captures())
+        else:
+            kwargs["trail"] = True
+        outcomes = _both(a, b, lambda svc, kw=kwargs: svc.play(table_id, **kw))
+        applied = [i for i, o in enumerate(outcomes) if isinstance(o, Played)]
+        refused = [o for o in outcomes if not isinstance(o, Played)]
+        assert len(applied) == 1, f"one process applies the click, the other refuses it: {outcomes}"
+        assert all(isinstance(o, (StaleError, NotYourTurnError)) for o in refused), outcomes
+        assert outcomes[applied[0]].play == play
+        reference.play(play, seat=seat)
+
+    row = a.run(svc_a.store.load_table(table_id))
+    assert len(row.plays) == 30
+    assert _game_of(row) == reference, "the stored plays are the clicks, each once, in order"
+
+    # Both processes now hold the current turn's alarm: a refused click makes each catch up first.
+    stale = {"user_id": user_of[reference.to_play], "nonce": 0, "card": reference.hands[reference.to_play][0].code}
+    for p in (a, b):
+        with pytest.raises(StaleError):
+            p.run(p.service.play(table_id, **stale))
+    deadlines = [p.service.get(table_id).timers.deadline for p in (a, b)]
+    assert deadlines[0] == deadlines[1] is not None
+    to_wait = deadlines[0] - a.clock.now() + 1
+    _both(a, b, lambda svc: (a.clock if svc is svc_a else b.clock).advance(to_wait))
+
+    row = a.run(svc_a.store.load_table(table_id))
+    assert len(row.plays) == 31, "the turn ran out once: one play for the timed-out seat, not two"
+    assert row.plays[-1][0] == reference.to_play
+    assert row.timers["strikes"] == {str(reference.to_play): 1}, "one expiry counted"
