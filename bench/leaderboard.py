@@ -5,16 +5,16 @@ Usage::
 
     python bench/leaderboard.py [--chicas 10000] [--players 1000] [--queries 300] [--db PATH]
 
-Setup: a file database opened exactly as the bot opens it (`Store.open`: WAL, foreign keys, default
-``synchronous=FULL``), the bot's own migrations, and a `Ratings` repository
-on the store's database (`--db`: a SQLite file, or a postgresql:// URL). Chicas alternate 1v1 / 2v2; players are drawn with a skewed
-activity (some play a lot), the winner follows a hidden skill (logistic), and every mesa is two or three
-chicas at one table, with its ``tables`` and ``mesas`` rows as the store writes them. One chica in 20 has a
-computer player (casual; stored, not rated).
+Setup: a database opened exactly as the bot opens it (`Store.open`; a SQLite file: WAL, foreign keys,
+default ``synchronous=FULL``; or, with ``--db postgresql://…``, a PostgreSQL database), the bot's own
+migrations, and a `Ratings` repository on the store's `Database`. Chicas alternate 1v1 / 2v2; players
+are drawn with a skewed activity (some play a lot), the winner follows a hidden skill (logistic), and
+every mesa is two or three chicas at one table, with its ``tables`` and ``mesas`` rows as the store
+writes them. One chica in 20 has a computer player (casual; stored, not rated).
 
 Figures (wall time of the awaited call, in ms, on this machine):
-- **record, own commit**: `Ratings.record_chica` on its own (BEGIN IMMEDIATE … COMMIT, with the WAL
-  fsync). Goal: < 2 ms.
+- **record, own commit**: `Ratings.record_chica` in its own transaction (on SQLite BEGIN IMMEDIATE …
+  COMMIT, with the WAL fsync). Goal: < 2 ms.
 - **record, in caller's transaction**: the same call made while a transaction is open (how the table
   service should call it, next to the play it stores), commit excluded: the rating's marginal cost.
 - **baseline**: one ``UPDATE`` + commit, the floor any stored write pays (the commit's fsync).
@@ -109,25 +109,25 @@ async def main() -> None:
     ap.add_argument("--chicas", type=int, default=10_000)
     ap.add_argument("--players", type=int, default=1_000)
     ap.add_argument("--queries", type=int, default=300, help="timed calls per query kind")
-    ap.add_argument("--db", help="database file (default: a temporary one)")
+    ap.add_argument("--db", help="a SQLite file or a postgresql:// URL (default: a temporary SQLite file)")
     ap.add_argument("--synchronous", choices=("FULL", "NORMAL"), default="FULL",
-                    help="PRAGMA synchronous (the bot's store leaves SQLite's default, FULL)")
+                    help="PRAGMA synchronous, SQLite only (the bot's store leaves SQLite's default, FULL)")
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="cuarenta-bench-"))
     path = args.db or str(tmp / "bench.db")
     store = await Store.open(path)
     conn = store.db
-    if conn.dialect == "sqlite":
-        await conn.execute(f"PRAGMA synchronous={args.synchronous}")
+    if conn.dialect == "sqlite":  # (not `execute`: SQLite refuses this PRAGMA inside a transaction)
+        await conn.fetch(f"PRAGMA synchronous={args.synchronous}")
     clock_now = [START]
     ratings = Ratings(conn, clock=lambda: clock_now[0])
     await ratings.set_settings(GUILD, min_games=10, active_days=3650)
 
     schedule = make_schedule(args.chicas, args.players)
     total = sum(len(r) for _, r, _, _ in schedule)
-    print(f"{total} chicas in {len(schedule)} mesas among {args.players} players, one server;"
-          f" synchronous={args.synchronous}; db {path}")
+    where = f"synchronous={args.synchronous}; db {path}" if conn.dialect == "sqlite" else f"db {path}"
+    print(f"{total} chicas in {len(schedule)} mesas among {args.players} players, one server; {where}")
 
     # the rating math alone (best of 5 x 2,000)
     best = math.inf
@@ -204,11 +204,10 @@ async def main() -> None:
             await call(GUILD, u)
             times.append((time.perf_counter() - t) * 1000)
         print(summary(name, times))
-    async with conn.execute(
+    busiest, n = await conn.fetchrow(
         "SELECT user_id, COUNT(*) AS n FROM chica_players WHERE user_id IS NOT NULL GROUP BY user_id"
-        " ORDER BY n DESC LIMIT 1"
-    ) as cur:
-        busiest, n = tuple(await cur.fetchone())
+        " ORDER BY n DESC, user_id LIMIT 1"
+    )
     times = []
     for _ in range(50):
         t = time.perf_counter()

@@ -345,8 +345,21 @@ class Driver:
                 if isinstance(e, BaseException)]
 
 
+async def _fresh_postgres(server: str, name: str) -> str:
+    """A new, empty database ``name`` on the PostgreSQL ``server`` (``postgresql://…/postgres``); its URL."""
+    import asyncpg
+
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    return server.rpartition("/")[0] + "/" + name
+
+
 async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
-                dump: str | None = None) -> dict[str, Any]:
+                dump: str | None = None, postgres: str | None = None) -> dict[str, Any]:
     import aiohttp
     import discord
 
@@ -365,12 +378,14 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
     errors = Errors()
     log_file = logging.FileHandler(Path(tmp.name) / "bot.log")
     discord.utils.setup_logging(handler=log_file, level=logging.INFO, root=True)
-    for name in ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite"):
+    for name in ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite", "asyncpg"):
         logging.getLogger(name).setLevel(logging.INFO)
     logging.getLogger().addHandler(errors)
 
     seeds = (f"loopback-{seed}-{i}" for i in itertools.count())
-    settings = Settings(token="bench", database_path=str(Path(tmp.name) / "load.db"), ai_delay=0)
+    database_url = await _fresh_postgres(postgres, f"cuarenta_loopback_{os.getpid()}") if postgres else ""
+    settings = Settings(token="bench", database_path=str(Path(tmp.name) / "load.db"), database_url=database_url,
+                        ai_delay=0)
     bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0, shard_count=1)
     driver = Driver(bot, n, pace, random.Random(seed))
     result: dict[str, Any] = {"tables": n, "pace": pace}
@@ -496,9 +511,10 @@ def under_test() -> str:
     return f"bot under test: {head} + uncommitted changes (diff {digest}) to {', '.join(dirty)}"
 
 
-def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, dump: str | None, conn: Any) -> None:
+def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, dump: str | None,
+           postgres: str | None, conn: Any) -> None:
     try:
-        conn.send(asyncio.run(bench(n, pace, seconds, profile, seed, dump)))
+        conn.send(asyncio.run(bench(n, pace, seconds, profile, seed, dump, postgres)))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which prints it
         import traceback
 
@@ -579,6 +595,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", metavar="FILE", help="write the first table's last messages (channel, both DMs) "
                         "as the fake Discord holds them to FILE (FILE.<N> for several N)")
+    parser.add_argument("--postgres", metavar="URL", help="run the bot on PostgreSQL: a server's postgresql://…/postgres "
+                        "URL (each run makes a fresh database there); default SQLite in a temporary file")
     args = parser.parse_args()
     if args.tables is None and args.pace is None:
         runs = [(1, "fast"), (10, "fast"), (50, "fast"), (200, "human")]
@@ -586,7 +604,7 @@ def main() -> None:
         runs = [(n, args.pace or "fast") for n in (args.tables or [1, 10, 50])]
     ctx = multiprocessing.get_context("spawn")
     results = []
-    print(under_test(), flush=True)
+    print(under_test() + (" — PostgreSQL (asyncpg)" if args.postgres else " — SQLite (aiosqlite)"), flush=True)
     print(HEADER, flush=True)
     for n, pace in runs:
         seconds = args.seconds or (30.0 if pace == "fast" else 60.0)
@@ -597,7 +615,8 @@ def main() -> None:
         if args.dump:
             dump = args.dump if len(runs) == 1 else f"{args.dump}.{n}"
         here, there = ctx.Pipe()
-        child = ctx.Process(target=_child, args=(n, pace, seconds, profile, args.seed, dump, there), name=f"bench-{n}")
+        child = ctx.Process(target=_child, args=(n, pace, seconds, profile, args.seed, dump, args.postgres, there),
+                            name=f"bench-{n}")
         child.start()
         r = here.recv()
         child.join()

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from bot.store import Store, TableRow
 
 # The state a reload copies from the stored row into the table object other parts of the bot hold.
-_STATE = ("host_id", "status", "seed", "seats", "game", "meta", "timers", "casual", "version")
+_STATE = ("host_id", "status", "seed", "seats", "game", "messages", "meta", "timers", "casual", "version")
 
 
 class SharedTablesMixin:

@@ -91,10 +91,8 @@ def _both(a: Process, b: Process, make) -> list[Any]:
     return out
 
 
-def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_once(processes):
-    a, b = processes
-    svc_a = a.start()
-    svc_b = b.start()
+def _open_table(a: Process, b: Process) -> int:
+    svc_a, svc_b = a.service, b.service
 
     async def open_table():
         table = await svc_a.create(guild_id=1, channel_id=2, user_id=ANA, name="ana", locale="es", players=2)
@@ -103,31 +101,52 @@ def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_o
 
     table_id = a.run(open_table())
     assert b.run(svc_b.load()) == 1, "the second process serves the same open table"
+    return table_id
 
+
+def _click(reference: Game, rng: random.Random, user_of: dict[int, int]) -> tuple[Any, dict[str, Any]]:
+    """The next click of the mesa (a random legal play of the player in turn, a capture when there is one,
+    so chicas end) as ``service.play`` kwargs."""
+    legal = reference.legal_plays()
+    play = rng.choice([p for p in legal if p.captures] or legal)
+    kwargs: dict[str, Any] = {"user_id": user_of[reference.to_play], "nonce": len(reference.plays),
+                              "card": play.card.code}
+    if play.captures:
+        kwargs["captures"] = " ".join(c.code for c in play.sorted_captures())
+    else:
+        kwargs["trail"] = True
+    return play, kwargs
+
+
+def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_once(processes):
+    a, b = processes
+    svc_a = a.start()
+    b.start()
+    table_id = _open_table(a, b)
     reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
-    users = {seat.user_id: i for i, seat in enumerate(svc_a.get(table_id).seats)}
-    user_of = {i: u for u, i in users.items()}
+    user_of = {i: seat.user_id for i, seat in enumerate(svc_a.get(table_id).seats)}
     rng = random.Random(13)
-    for _ in range(30):
-        play = rng.choice(reference.legal_plays())
-        seat, nonce = reference.to_play, len(reference.plays)
-        kwargs = {"user_id": user_of[seat], "nonce": nonce, "card": play.card.code}
-        if play.captures:
-            kwargs["captures"] = " ".join(c.code for c in play.sorted_captures())
-        else:
-            kwargs["trail"] = True
+    def chicas_won() -> int:
+        return sum(1 for e in reference.events if e.kind == "chica_won")
+
+    while chicas_won() < 1 or len(reference.plays) < 120:  # several hands, and a chica that ends
+        play, kwargs = _click(reference, rng, user_of)
         outcomes = _both(a, b, lambda svc, kw=kwargs: svc.play(table_id, **kw))
         applied = [i for i, o in enumerate(outcomes) if isinstance(o, Played)]
         refused = [o for o in outcomes if not isinstance(o, Played)]
         assert len(applied) == 1, f"one process applies the click, the other refuses it: {outcomes}"
         assert all(isinstance(o, (StaleError, NotYourTurnError)) for o in refused), outcomes
         assert outcomes[applied[0]].play == play
-        reference.play(play, seat=seat)
+        reference.play(play, seat=reference.to_play)
 
     row = a.run(svc_a.store.load_table(table_id))
-    assert len(row.plays) == 30
+    assert len(row.plays) == len(reference.plays) >= 120
     assert _game_of(row) == reference, "the stored plays are the clicks, each once, in order"
-
+    assert not reference.is_over
+    chicas_done = chicas_won()
+    recorded = a.run(svc_a.store.db.fetch("SELECT chica_number FROM chicas WHERE table_id = ? ORDER BY chica_number",
+                                          table_id))
+    assert [r[0] for r in recorded] == list(range(1, chicas_done + 1)), "each finished chica recorded once"
     # Both processes now hold the current turn's alarm: a refused click makes each catch up first.
     stale = {"user_id": user_of[reference.to_play], "nonce": 0, "card": reference.hands[reference.to_play][0].code}
     for p in (a, b):
@@ -136,9 +155,36 @@ def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_o
     deadlines = [p.service.get(table_id).timers.deadline for p in (a, b)]
     assert deadlines[0] == deadlines[1] is not None
     to_wait = deadlines[0] - a.clock.now() + 1
-    _both(a, b, lambda svc: (a.clock if svc is svc_a else b.clock).advance(to_wait))
+    _both(a, b, lambda svc: (a.clock if svc is svc_a else b.clock).advance(to_wait))  # both alarms due
 
     row = a.run(svc_a.store.load_table(table_id))
-    assert len(row.plays) == 31, "the turn ran out once: one play for the timed-out seat, not two"
+    assert len(row.plays) == len(reference.plays) + 1, "the turn ran out once: one play for the timed-out seat"
     assert row.plays[-1][0] == reference.to_play
     assert row.timers["strikes"] == {str(reference.to_play): 1}, "one expiry counted"
+
+
+def test_each_process_plays_one_seat_and_reloads_the_table_the_other_changed(processes):
+    """Seat 0's clicks reach one process and seat 1's the other, so each copy is behind at every click:
+    the reload path runs every time, and the mesa stays exactly the reference one."""
+    a, b = processes
+    svc_a = a.start()
+    b.start()
+    table_id = _open_table(a, b)
+    reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
+    user_of = {i: seat.user_id for i, seat in enumerate(svc_a.get(table_id).seats)}
+    rng = random.Random(7)
+    for _ in range(40):
+        play, kwargs = _click(reference, rng, user_of)
+        p = (a, b)[reference.to_play]
+        result = p.run(p.service.play(table_id, **kwargs))
+        assert isinstance(result, Played) and result.play == play
+        reference.play(play, seat=reference.to_play)
+    for p in (a, b):
+        row = p.run(p.service.store.load_table(table_id))
+        assert _game_of(row) == reference
+    assert b.service.get(table_id).version != a.service.get(table_id).version, "one copy is behind …"
+    stale = {"user_id": user_of[reference.to_play], "nonce": 0, "card": reference.hands[reference.to_play][0].code}
+    for p in (a, b):
+        with pytest.raises(StaleError):
+            p.run(p.service.play(table_id, **stale))
+    assert b.service.get(table_id).game == a.service.get(table_id).game == reference, "… until it acts: reloaded"
