@@ -36,8 +36,8 @@ async def rows(conn, sql, *args):
 # ------------------------------------------------------------------ migration
 
 
-async def test_schema_is_one_migration_after_the_first(tmp_path, monkeypatch):
-    store = await Store.open(str(tmp_path / "bot.db"))
+async def test_schema_is_one_migration_after_the_first(database_url):
+    store = await Store.open(database_url)
     try:
         assert await store.schema_version() >= 2
         await store.set_guild_language(1, "en")
@@ -166,10 +166,11 @@ async def test_two_processes_rating_the_same_players_lose_no_update(conn, clock,
             for k in range(8):
                 await repo.record_chica(result(first_table + k, 1, [[1], [2]], k % 2))
 
-        await asyncio.gather(play(here, 100), play(there, 200))
+        await asyncio.gather(play(here, 100), play(there, 200))  # both open the guild's first season
+        await asyncio.gather(play(here, 300), play(there, 400))  # both rewrite the same two ratings
         assert await rows(conn, "SELECT user_id, games, wins, losses FROM ratings ORDER BY user_id") == [
-            (1, 16, 8, 8), (2, 16, 8, 8)]
-        assert await rows(conn, "SELECT COUNT(*) FROM chicas") == [(16,)]
+            (1, 32, 16, 16), (2, 32, 16, 16)]
+        assert await rows(conn, "SELECT COUNT(*) FROM chicas") == [(32,)]
         assert await rows(conn, "SELECT number FROM seasons") == [(1,)]
         # the rating history is one chain: each chica starts from the rating the previous one left
         chain = await rows(conn, "SELECT p.mu_before, p.mu_after FROM chica_players p"
