@@ -1,6 +1,7 @@
-"""SQL of the leagues (issue 11, migration 0005) over the store's connection. Writes take the store's write
-lock, except `record_result`, which runs inside the transaction of a mesa's last play (the table service
-holds the lock then)."""
+"""SQL of the leagues (issue 11, migration 0005) over the store's database (SQLite or PostgreSQL). Each write
+is its own transaction (the draw is one), except `record_result`, which runs inside the transaction of a
+mesa's last play: called by the table service's mesa hook in the same task, it joins that transaction and
+commits or rolls back with the play."""
 
 from __future__ import annotations
 
@@ -220,7 +221,7 @@ class LeagueRepo:
                                        float(r[12]) if r[12] is not None else None,
                                        float(r[13]) if r[13] is not None else None)
                                for r in await cursor.fetchall()]
-        async with rows_of(self._db, "SELECT round, side_no FROM league_byes WHERE league_id = ?",
+        async with rows_of(self._db, "SELECT round, side_no FROM league_byes WHERE league_id = ? ORDER BY round",
                                     (league.id,)) as cursor:
             league.byes = {int(r[0]): int(r[1]) for r in await cursor.fetchall()}
         return league

@@ -304,16 +304,17 @@ class TournamentService(Background):
         t.current_round = rnd
         t.round_deadline = self.clock.now() + t.round_days * DAY
         t.reminded = False
-        for slot, (a, b) in enumerate(pairs):
-            if a is None and b is not None:
-                a, b = b, None
-            m = Match(0, rnd, slot, a, b)
-            if b is None:  # a bye (or, in a bracket, nobody at all when both fed a double loss)
-                m.status, m.winner = ("walkover", a) if a is not None else ("double_loss", None)
-            t.matches.append(m)
-            m.id = await self._insert_match(t, m)
-        await self._exec([("UPDATE tournaments SET status = ?, current_round = ?, round_deadline = ?, reminded = 0"
-                           " WHERE id = ?", (t.status, t.current_round, t.round_deadline, t.id))])
+        async with self._db.transaction():  # the round's matches and the tournament's new state: one commit
+            for slot, (a, b) in enumerate(pairs):
+                if a is None and b is not None:
+                    a, b = b, None
+                m = Match(0, rnd, slot, a, b)
+                if b is None:  # a bye (or, in a bracket, nobody at all when both fed a double loss)
+                    m.status, m.winner = ("walkover", a) if a is not None else ("double_loss", None)
+                t.matches.append(m)
+                m.id = await self._insert_match(t, m)
+            await self._exec([("UPDATE tournaments SET status = ?, current_round = ?, round_deadline = ?,"
+                               " reminded = 0 WHERE id = ?", (t.status, t.current_round, t.round_deadline, t.id))])
         self._arm(t)
         log.info("tournament %d: round %d with %d matches", t.id, rnd, len(pairs))
         self._tell("round_started", t)

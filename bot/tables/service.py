@@ -84,7 +84,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
         ai_delay: seconds a computer player waits before playing (0 in tests).
         seed_factory: makes a game seed (default: random 63-bit); tests pass a fixed one.
         offload: runs slow pure work off the loop (default `asyncio.to_thread`).
-        ratings: the ratings repository (default: one over the store's connection and write lock).
+        ratings: the ratings repository (default: one over ``store.db``).
         clock: the `Clock` of every timer (turns, reminders, lobby timeout, computer players' pause);
             default `SystemClock`. Tests inject one they advance.
     """
@@ -120,9 +120,10 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
         self.house = HouseSettingsRepo(store)
         """Each server's default house rules and whether mesas under house rules are rated (issue 14)."""
         self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
-        """Called with the table inside the transaction that saves the last play of a mesa (in the same
-        task: SQL run through ``store.db`` is part of it). Competitions record
-        their results here, exactly once, as ratings are. A hook that raises rolls the play back."""
+        """Called with the table inside the transaction that saves the last play of a mesa, in the same
+        task: run SQL through ``store.db`` (it joins that transaction; do not open another connection or
+        commit). Competitions record their results here, exactly once, as ratings are. A hook that raises
+        rolls the play back."""
         self._init_rematch()
 
     def set_notifier(self, notifier: Notifier) -> None:
