@@ -345,19 +345,6 @@ class Driver:
                 if isinstance(e, BaseException)]
 
 
-async def _fresh_postgres(server: str, name: str) -> str:
-    """A new, empty database ``name`` on the PostgreSQL ``server`` (``postgresql://…/postgres``); its URL."""
-    import asyncpg
-
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return server.rpartition("/")[0] + "/" + name
-
-
 async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
                 dump: str | None = None, postgres: str | None = None) -> dict[str, Any]:
     import aiohttp
@@ -383,7 +370,9 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
     logging.getLogger().addHandler(errors)
 
     seeds = (f"loopback-{seed}-{i}" for i in itertools.count())
-    database_url = await _fresh_postgres(postgres, f"cuarenta_loopback_{os.getpid()}") if postgres else ""
+    from bot.store.db import create_postgres_database
+
+    database_url = await create_postgres_database(postgres, f"cuarenta_loopback_{os.getpid()}") if postgres else ""
     settings = Settings(token="bench", database_path=str(Path(tmp.name) / "load.db"), database_url=database_url,
                         ai_delay=0)
     bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0, shard_count=1)

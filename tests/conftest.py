@@ -19,14 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.db import create_postgres_database, drop_postgres_database
+
 ROOT = Path(__file__).resolve().parent.parent
 _TEMPLATE = "cuarenta_template"
 _names = itertools.count(1)
-
-
-def _admin_url(url: str, database: str) -> str:
-    base, _, _ = url.rpartition("/")
-    return f"{base}/{database}"
 
 
 @pytest.fixture(scope="session")
@@ -58,48 +55,18 @@ def postgres_server() -> str:
 
 
 async def _make_template(url: str) -> None:
-    import asyncpg
-
     from bot.store import Store
 
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {_TEMPLATE} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {_TEMPLATE}")
-    finally:
-        await admin.close()
-    store = await Store.open(_admin_url(url, _TEMPLATE))
+    store = await Store.open(await create_postgres_database(url, _TEMPLATE))
     await store.close()
-
-
-async def _fresh_database(url: str, name: str, template: str = _TEMPLATE) -> str:
-    import asyncpg
-
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
-    finally:
-        await admin.close()
-    return _admin_url(url, name)
-
-
-async def _drop_database(url: str, name: str) -> None:
-    import asyncpg
-
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    finally:
-        await admin.close()
 
 
 def _postgres_database(request: pytest.FixtureRequest, template: str):
     server = request.getfixturevalue("postgres_server")
     name = f"cuarenta_t{os.getpid()}_{next(_names)}"
-    url = asyncio.run(_fresh_database(server, name, template))
+    url = asyncio.run(create_postgres_database(server, name, template))
     yield url
-    asyncio.run(_drop_database(server, name))
+    asyncio.run(drop_postgres_database(server, name))
 
 
 @pytest.fixture

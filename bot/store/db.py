@@ -328,6 +328,36 @@ async def rows_of(db: Database, sql: str, params: Sequence[Any] = ()) -> AsyncIt
     yield Rows(await db.fetch(sql, *params))
 
 
+def _database_url(server: str, name: str) -> str:
+    return server.rpartition("/")[0] + "/" + name
+
+
+async def create_postgres_database(server: str, name: str, template: str | None = None) -> str:
+    """(Re)create the empty database ``name`` on the PostgreSQL ``server`` (a ``postgresql://…/postgres``
+    URL whose user may create databases), as a copy of ``template`` when given; return its URL. For tests
+    and benchmarks: an existing ``name`` is dropped first, its connections closed."""
+    import asyncpg
+
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    finally:
+        await admin.close()
+    return _database_url(server, name)
+
+
+async def drop_postgres_database(server: str, name: str) -> None:
+    """Drop the database ``name`` on the PostgreSQL ``server`` if it exists (its connections closed)."""
+    import asyncpg
+
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
 async def connect(url: str) -> Database:
     """A `Database` for ``url``: a PostgreSQL URL opens an asyncpg pool; anything else is a SQLite path."""
     if is_postgresql_url(url):
@@ -336,4 +366,4 @@ async def connect(url: str) -> Database:
 
 
 __all__ = ["NOW_ISO", "Database", "IntegrityError", "PostgresDatabase", "Rows", "SqliteDatabase", "connect",
-           "is_postgresql_url", "rows_of", "to_postgresql"]
+           "create_postgres_database", "drop_postgres_database", "is_postgresql_url", "rows_of", "to_postgresql"]

@@ -104,6 +104,16 @@ def _open_table(a: Process, b: Process) -> int:
     return table_id
 
 
+def _start_mesa(a: Process, b: Process) -> tuple[int, Game, dict[int, int]]:
+    """Both processes started and serving one new 1 v 1 table; the table id, the reference game (the same
+    seed) and each seat's user id."""
+    svc_a = a.start()
+    b.start()
+    table_id = _open_table(a, b)
+    reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
+    return table_id, reference, {i: seat.user_id for i, seat in enumerate(svc_a.get(table_id).seats)}
+
+
 def _click(reference: Game, rng: random.Random, user_of: dict[int, int]) -> tuple[Any, dict[str, Any]]:
     """The next click of the mesa (a random legal play of the player in turn, a capture when there is one,
     so chicas end) as ``service.play`` kwargs."""
@@ -120,11 +130,8 @@ def _click(reference: Game, rng: random.Random, user_of: dict[int, int]) -> tupl
 
 def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_once(processes):
     a, b = processes
-    svc_a = a.start()
-    b.start()
-    table_id = _open_table(a, b)
-    reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
-    user_of = {i: seat.user_id for i, seat in enumerate(svc_a.get(table_id).seats)}
+    table_id, reference, user_of = _start_mesa(a, b)
+    svc_a = a.service
     rng = random.Random(13)
     def chicas_won() -> int:
         return sum(1 for e in reference.events if e.kind == "chica_won")
@@ -167,11 +174,7 @@ def test_each_process_plays_one_seat_and_reloads_the_table_the_other_changed(pro
     """Seat 0's clicks reach one process and seat 1's the other, so each copy is behind at every click:
     the reload path runs every time, and the mesa stays exactly the reference one."""
     a, b = processes
-    svc_a = a.start()
-    b.start()
-    table_id = _open_table(a, b)
-    reference = Game.new(svc_a.get(table_id).rules, 2, "fixed")
-    user_of = {i: seat.user_id for i, seat in enumerate(svc_a.get(table_id).seats)}
+    table_id, reference, user_of = _start_mesa(a, b)
     rng = random.Random(7)
     for _ in range(40):
         play, kwargs = _click(reference, rng, user_of)
