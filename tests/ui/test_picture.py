@@ -12,7 +12,6 @@ import pytest
 from PIL import Image
 
 from bot.engine import DECK, CardError
-from bot.ui import picture
 from bot.ui.cardart import EMOJI_SIZE, card_back, card_fanned, card_image, card_width, emoji_png
 from bot.ui.picture import (
     SIZE,
@@ -25,6 +24,8 @@ from bot.ui.picture import (
     layout,
     render_table,
 )
+from bot.ui.picture import draw as picture_draw
+from bot.ui.picture import png as picture_png
 
 LABELS = {"perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
           "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia"}
@@ -313,10 +314,10 @@ def _pixels(data: bytes) -> tuple[bytes, list[int] | None]:
 
 def test_the_cached_picture_is_the_fresh_one_and_never_stale():
     scenes = _scenes_to_compare()
-    picture._clear_caches()
+    picture_png._clear_caches()
     fresh = [render_table(scene) for scene in scenes]  # each drawn with only what it caches itself
     for scene, expected in zip(scenes, fresh, strict=True):  # now with every other scene's tiles and bands cached
-        picture._clear_caches()
+        picture_png._clear_caches()
         render_table(scene)
         for other in scenes:
             render_table(other)
@@ -326,13 +327,13 @@ def test_the_cached_picture_is_the_fresh_one_and_never_stale():
     after = one_v_one(seats=(seat("Ana", 0, cards=3, dealer=True), seat("Beto", 1, cards=4, mano=True, to_play=True)))
     render_table(before)
     cached = render_table(after)
-    picture._clear_caches()
+    picture_png._clear_caches()
     assert render_table(after) == cached != render_table(before)
 
 
 def test_the_tiled_picture_is_the_whole_picture_drawn_shape_by_shape():
     for scene in _scenes_to_compare():
-        whole = picture._quantize(picture._render_rgb(scene))
+        whole = picture_draw._quantize(picture_draw._render_rgb(scene))
         pixels, palette = _pixels(render_table(scene))
         assert pixels == whole.tobytes(), "a tile or a band differs from the plain drawing"
         assert palette == whole.getpalette()
@@ -355,8 +356,8 @@ def test_the_png_is_one_valid_zlib_stream_of_the_rows():
 
 def test_adler32_of_joined_bands():
     a, b = bytes(range(256)) * 70, b"\xff" * 90_001
-    assert picture._adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
-    assert picture._adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
+    assert picture_png._adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+    assert picture_png._adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
 
 
 # --------------------------------------------------------------------------- card art

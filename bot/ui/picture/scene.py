@@ -1,0 +1,258 @@
+"""What the table picture shows: the scene (`TableScene`, public state only, already translated), the
+shapes a layout is made of (`Shape`, `Layout`), and the picture's size, colours and fixed boxes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+SIZE = (800, 500)
+"""Width and height of the picture, in pixels."""
+
+
+DEFAULT_LABELS: Mapping[str, str] = {
+    "perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
+    "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia",
+}
+"""Words used when ``TableScene.labels`` lacks a key (Spanish, the game's own language)."""
+
+
+class SceneError(ValueError):
+    """A `TableScene` that cannot be drawn: not 2 or 4 seats, a team or last-play seat out of range."""
+
+
+# --------------------------------------------------------------------------- the scene
+
+
+@dataclass(frozen=True)
+class SeatScene:
+    """One seat, as the picture shows it.
+
+    Attributes:
+        name: plain-text display name (no markdown); drawn as far as the font allows, clipped with ``…``.
+        cards_left: cards in hand (0–5 in play).
+        team: 0 or 1; colours the plaque like ``TableScene.sides[team]``.
+        dealer, mano: badges.
+        to_play: whose turn it is (at most one seat).
+        level: translated computer level ("medio"), None for a person.
+        away: a computer plays for this absent person.
+    """
+
+    name: str
+    cards_left: int
+    team: int
+    dealer: bool
+    mano: bool
+    to_play: bool
+    level: str | None
+    away: bool
+
+
+@dataclass(frozen=True)
+class SideScene:
+    """One side's score.
+
+    Attributes:
+        label: "Equipo A", or in 1 v 1 the player's name.
+        perros: points // 10. tantos: (points % 10) // 2. chicas: chicas won.
+        at38: the side is at the blocking score, where only a caída counts (drawn as a red badge).
+        captured: cards captured this hand (a count).
+    """
+
+    label: str
+    perros: int
+    tantos: int
+    chicas: int
+    at38: bool
+    captured: int
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    """The play just made.
+
+    Attributes:
+        seat: index into ``TableScene.seats``.
+        card: code of the card played ("7D"); "" when unknown (then only the callout is drawn).
+        captured: codes taken, in the order to show them (empty for a trail).
+        callout: translated short drama text ("¡Caída!"), "" for a plain play.
+    """
+
+    seat: int
+    card: str
+    captured: tuple[str, ...]
+    callout: str
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """Everything the picture shows, already translated.
+
+    Attributes:
+        title: e.g. "Mesa #3 · quito · chica 1 · mano 2".
+        table_cards: codes in play order, oldest first (0 to about 16).
+        trail: the card just trailed that a caída can take, or None; ignored when not on the table.
+        trail_label: the word on that mark ("¡cae!").
+        seats: 2 or 4 `SeatScene`, in turn order.
+        sides: the two `SideScene`, team 0 then team 1.
+        last_play: the play just made, or None.
+        labels: translated small words, keys ``perros tantos chicas cards dealer mano turn only_caida
+            empty``; a missing key falls back to `DEFAULT_LABELS`.
+    """
+
+    title: str
+    table_cards: tuple[str, ...]
+    trail: str | None
+    trail_label: str
+    seats: tuple[SeatScene, ...]
+    sides: tuple[SideScene, SideScene]
+    last_play: LastPlay | None
+    labels: Mapping[str, str]
+
+
+# --------------------------------------------------------------------------- what is drawn
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One thing drawn, in drawing order.
+
+    Attributes:
+        kind: ``"panel"`` (rounded rectangle), ``"glow"`` (soft halo), ``"shadow"`` (under a card), ``"text"``, ``"pill"`` (text on a
+            rounded badge), ``"card"`` (a face), ``"fanned"`` (a face for an overlapping row, rank in the
+            corner), ``"back"`` (a face-down card), ``"ring"`` (an outline
+            around a card), ``"arrow"`` (value: the way it points, right, left, up or down) or ``"robot"`` (the computer icon).
+        box: (left, top, right, bottom) in pixels; for text, the box of its line.
+        value: the card code (card), the text as drawn (text, pill), else "".
+        role: what it shows: ``"title"``; ``"score:<side>"``, ``"only_caida:<side>"``; ``"table"``,
+            ``"trail"``, ``"trail_label"``, ``"empty"``; per seat ``"plaque:<seat>"``, ``"name:<seat>"``,
+            ``"turn:<seat>"``, ``"hand:<seat>"``, ``"level:<seat>"``, ``"computer:<seat>"``,
+            ``"away:<seat>"``, ``"dealer:<seat>"``, ``"mano:<seat>"``; the last play ``"last:<seat>"``,
+            ``"played"``, ``"captured"``, ``"callout"``; "" for decoration.
+        color: main colour (text, outline, icon), RGB. fill: background colour, or the shadow of a text.
+        width: outline width. radius: corner radius. size: font size in pixels. bold: heavier text.
+    """
+
+    kind: str
+    box: tuple[int, int, int, int]
+    value: str = ""
+    role: str = ""
+    color: tuple[int, int, int] = (0, 0, 0)
+    fill: tuple[int, int, int] | None = None
+    width: int = 0
+    radius: int = 0
+    size: int = 0
+    bold: bool = False
+
+
+_HIGHLIGHTS = frozenset({"turn", "only_caida", "trail", "trail_label", "last", "callout", "dealer", "mano",
+                         "computer", "away", "level", "empty"})
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The picture as a list of shapes (`Shape`), plus summaries of what they show.
+
+    Attributes:
+        size: (width, height) in pixels.
+        shapes: everything `render_table` draws, in order.
+    """
+
+    size: tuple[int, int]
+    shapes: tuple[Shape, ...]
+
+    def role(self, role: str) -> tuple[Shape, ...]:
+        """The shapes of one role (``"table"``, ``"name:0"`` …), in drawing order."""
+        return tuple(s for s in self.shapes if s.role == role)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Codes of the table cards drawn, in order (row by row, oldest first)."""
+        return tuple(s.value for s in self.shapes if s.role == "table")
+
+    @property
+    def trail(self) -> str | None:
+        """The code of the card marked as the trail a caída can take, or None."""
+        marks = self.role("trail")
+        return marks[0].value if marks else None
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Seat names as drawn, in turn order."""
+        names = {}
+        for s in self.shapes:
+            if s.role.startswith("name:"):
+                names[int(s.role[5:])] = s.value
+        return tuple(names[i] for i in sorted(names))
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Face-down cards drawn per seat, in turn order."""
+        seats = len(self.role_prefix("plaque:"))
+        return tuple(sum(1 for s in self.role(f"hand:{i}") if s.kind == "back") for i in range(seats))
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        """Per side, the texts of its score panel joined by spaces: ``"Equipo A 1 chicas 2 perros 3 tantos
+        12 cartas"`` (label, then number-word pairs)."""
+        return tuple(" ".join(s.value for s in self.role(f"score:{side}")) for side in (0, 1))
+
+    @property
+    def highlights(self) -> tuple[str, ...]:
+        """Roles of the marks drawn, once each in drawing order: ``"turn:1"``, ``"only_caida:0"``,
+        ``"trail"``, ``"last:2"``, ``"callout"``, ``"dealer:0"``, ``"mano:1"``, ``"computer:1"``,
+        ``"away:3"``, ``"level:1"``, ``"empty"`` …"""
+        seen: dict[str, None] = {}
+        for s in self.shapes:
+            if s.role.split(":")[0] in _HIGHLIGHTS:
+                seen.setdefault(s.role, None)
+        return tuple(seen)
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        """Codes of every face-up card drawn (table, card played, captured), in drawing order."""
+        return tuple(s.value for s in self.shapes if s.kind in ("card", "fanned"))
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Every text drawn (texts and badges), in drawing order."""
+        return tuple(s.value for s in self.shapes if s.kind in ("text", "pill"))
+
+    def role_prefix(self, prefix: str) -> tuple[Shape, ...]:
+        """The shapes whose role starts with ``prefix``."""
+        return tuple(s for s in self.shapes if s.role.startswith(prefix))
+
+
+# --------------------------------------------------------------------------- colours and geometry
+
+W, H = SIZE
+INK = (244, 246, 248)
+DIM = (170, 188, 180)
+DARK = (17, 21, 26)
+BAR = (25, 31, 38)
+FELT = (22, 104, 64)
+FELT_DEEP = (14, 74, 45)
+RIM = (10, 48, 30)
+PLAQUE = (12, 38, 26)
+PLAQUE_TURN = (52, 44, 12)
+TEAM = ((77, 171, 247), (255, 146, 43))
+TURN = (255, 212, 59)
+TRAIL = (255, 72, 72)
+AT38 = (224, 49, 49)
+SHADOW = (6, 22, 14)
+BADGE = (232, 236, 240)
+BADGE_INK = (24, 28, 34)
+LEVEL = (92, 104, 120)
+
+TITLE_BOX = (0, 0, W, 30)
+SCORE_BOXES = ((8, 36, 396, 102), (404, 36, 792, 102))
+FELT_BOX = (4, 108, W - 4, H - 4)
+PLAQUE_H = 64
+TOP_PLAQUE = (190, 116, 460, 116 + PLAQUE_H)
+BOTTOM_PLAQUE = (190, H - 10 - PLAQUE_H, 460, H - 10)
+SIDE_PLAQUES = ((10, 194, 184, 290), (W - 184, 194, W - 10, 290))  # left, right (4 players)
+AREA_2 = (20, 194, W - 20, 416)
+AREA_4 = (194, 194, W - 194, 416)
+MAX_CARD = 140
+MIN_TABLE = 24
+GAP = 10
