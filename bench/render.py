@@ -10,9 +10,14 @@ Prints, per position: the median and 95th percentile of the render time (layout 
 time to draw the 40 emoji PNGs (cold, then cached) and their sizes. Budget (issue): a 4-player scene with
 10 table cards renders in at most 15 ms (median) into at most 80 KB.
 
-Times are wall-clock (`time.perf_counter`) on one core.
+Then the picture as a live bot draws it: ``--tables`` games (1 v 1, then 2 v 2) played in turn, one random
+legal play at a time, each play's picture drawn after it, so the caches hold what many tables in play leave
+there. The first ``--warm`` rounds fill the card art and the caches; the next ``--rounds`` are measured:
+mean, median and p95 CPU ms per picture (``time.process_time``), and the mean PNG size.
 
-    python bench/render.py [--renders 300] [--out /tmp]   # --out also saves picture_1v1.png, picture_2v2.png
+Times of the first part are wall-clock (`time.perf_counter`) on one core.
+
+    python bench/render.py [--renders 300] [--tables 50] [--out /tmp]   # --out also saves two pictures
 """
 
 from __future__ import annotations
@@ -92,10 +97,35 @@ def time_renders(scene: TableScene, renders: int) -> tuple[float, float, int]:
     return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))], len(data)
 
 
+def live(players: int, tables: int, warm: int, rounds: int) -> tuple[int, float, float, float, float]:
+    """(pictures, mean ms, median ms, p95 ms, mean KB) of each play's picture, ``tables`` games in turn."""
+    rng = random.Random(players)
+    games = [Game.new(Rules.preset("quito"), players, f"live-{players}-{i}") for i in range(tables)]
+    times: list[float] = []
+    sizes: list[int] = []
+    for r in range(warm + rounds):
+        for game in games:
+            if game.winner is not None:
+                continue
+            game.play(rng.choice(game.legal_plays()))
+            scene = scene_of(game.view(None))
+            start = time.process_time()
+            data = render_table(scene)
+            if r >= warm:
+                times.append((time.process_time() - start) * 1000)
+                sizes.append(len(data))
+    times.sort()
+    return (len(times), statistics.mean(times), statistics.median(times), times[int(len(times) * 0.95)],
+            statistics.mean(sizes) / 1024)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--renders", type=int, default=300, help="renders per position (default 300)")
     parser.add_argument("--min-table", type=int, default=10, help="table cards in the position (default 10)")
+    parser.add_argument("--tables", type=int, default=50, help="games played in turn for the live part (default 50)")
+    parser.add_argument("--warm", type=int, default=20, help="rounds before measuring (default 20)")
+    parser.add_argument("--rounds", type=int, default=40, help="rounds measured (default 40)")
     parser.add_argument("--out", type=Path, default=None, help="directory to save the two pictures in")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, wall-clock, preset quito, {args.renders} renders per position")
@@ -118,6 +148,11 @@ def main() -> None:
     print(f"emoji_png: 40 cards in {cold:.0f} ms cold ({cold / 40:.1f} ms each), {warm:.2f} ms cached; "
           f"{min(sizes) / 1024:.1f}–{max(sizes) / 1024:.1f} KB each (limit 256 KiB)")
     print("budget: 2v2 with 10 table cards <= 15 ms median, <= 80 KB")
+    print(f"\nthe next play's picture, {args.tables} games in turn (CPU ms, after {args.warm} rounds of warm-up)")
+    print(f"{'players':>8} {'pictures':>8} {'mean':>6} {'median':>7} {'p95':>6} {'PNG KB':>7}")
+    for players in (2, 4):
+        count, mean, median, p95, kb = live(players, args.tables, args.warm, args.rounds)
+        print(f"{players:>8} {count:>8} {mean:>6.2f} {median:>7.2f} {p95:>6.2f} {kb:>7.1f}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from bot.ui.picture import (
     layout,
     render_table,
 )
+from bot.ui.picture import arrange as picture_layout
 from bot.ui.picture import draw as picture_draw
 from bot.ui.picture import png as picture_png
 
@@ -352,6 +353,29 @@ def test_the_png_is_one_valid_zlib_stream_of_the_rows():
     rows = zlib.decompress(chunks[b"IDAT"])  # checks the Adler-32 of the joined bands too
     pixels, _ = _pixels(data)
     assert rows == b"".join(b"\0" + pixels[y * SIZE[0]:(y + 1) * SIZE[0]] for y in range(SIZE[1]))
+
+
+def test_the_png_is_the_same_picture_with_zlib_instead_of_isal(monkeypatch):
+    scene = two_v_two()
+    picture_png._clear_caches()
+    with_isal = render_table(scene)
+    assert picture_png._isal is not None, "isal is a dependency: the fast deflate is the one in use"
+    monkeypatch.setattr(picture_png, "_isal", None)
+    picture_png._clear_caches()
+    with_zlib = render_table(scene)
+    assert with_zlib != with_isal  # another compressor really ran
+    assert _pixels(with_zlib) == _pixels(with_isal)
+
+
+def test_parts_of_the_layout_are_cached_and_make_the_same_layout():
+    scene = two_v_two()
+    first, again = picture_layout.parts(scene), picture_layout.parts(scene)
+    assert all(a is b for a, b in zip(first, again, strict=True)), "an unchanged part is the same object"
+    assert tuple(s for part in first for s in part) == layout(scene).shapes
+    turned = two_v_two(seats=tuple(replace(s, to_play=not s.to_play) for s in scene.seats))
+    changed = picture_layout.parts(turned)
+    assert [a is b for a, b in zip(first, changed, strict=True)] == [True] * 4 + [False] * 4 + [True], (
+        "title, scores, table and last play kept; the four plaques laid out again")
 
 
 def test_adler32_of_joined_bands():

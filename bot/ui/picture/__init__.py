@@ -39,7 +39,7 @@ exactly those shapes, so tests assert on content, not pixels.
 
 from __future__ import annotations
 
-from .layout import layout
+from .arrange import layout
 from .png import render_table
 from .scene import SIZE, LastPlay, Layout, SceneError, SeatScene, Shape, SideScene, TableScene
 from .text import fit_text, text_width

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from bot.engine.cards import DECK
 
 from ..cardart import card_back, card_fanned, card_image
-from .layout import layout
+from .arrange import layout
 from .scene import (
     AT38,
     BADGE,

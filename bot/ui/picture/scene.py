@@ -113,7 +113,7 @@ class TableScene:
 # --------------------------------------------------------------------------- what is drawn
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Shape:
     """One thing drawn, in drawing order.
 
@@ -143,6 +143,24 @@ class Shape:
     radius: int = 0
     size: int = 0
     bold: bool = False
+
+    def __post_init__(self) -> None:
+        # Shapes are keys of the picture's caches, hashed and compared many times a picture: the fields
+        # are read once, and the hash kept.
+        key = (self.kind, self.box, self.value, self.role, self.color, self.fill, self.width, self.radius,
+               self.size, self.bold)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Shape):
+            return NotImplemented
+        return self._hash == other._hash and self._key == other._key  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
 
 
 _HIGHLIGHTS = frozenset({"turn", "only_caida", "trail", "trail_label", "last", "callout", "dealer", "mano",

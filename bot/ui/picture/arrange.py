@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+from typing import Any
 
 from bot.engine.cards import Card
 
@@ -32,9 +34,12 @@ from .scene import (
     TOP_PLAQUE,
     TRAIL,
     TURN,
+    LastPlay,
     Layout,
     SceneError,
+    SeatScene,
     Shape,
+    SideScene,
     TableScene,
     W,
 )
@@ -106,9 +111,21 @@ def _pill_width(text: str, size: int, bold: bool, max_width: int) -> int:
     return text_width(shown, size, bold) + 2 * _pill_pad(size) if shown else 0
 
 
-def _label(scene: TableScene, key: str) -> str:
-    value = scene.labels.get(key) if scene.labels is not None else None
-    return value if value else DEFAULT_LABELS[key]
+_Words = tuple[tuple[str, str], ...]
+"""The scene's small words, every key of `DEFAULT_LABELS` in its order, as (key, word) pairs: hashable, so
+that a part of the layout is cached by them."""
+
+
+def _words(scene: TableScene) -> _Words:
+    labels = scene.labels or {}
+    return tuple((key, labels.get(key) or default) for key, default in DEFAULT_LABELS.items())
+
+
+def _label(words: _Words, key: str) -> str:
+    for name, word in words:
+        if name == key:
+            return word
+    return DEFAULT_LABELS[key]
 
 
 def _check(scene: TableScene) -> None:
@@ -125,8 +142,7 @@ def _check(scene: TableScene) -> None:
         Card.parse(code)
 
 
-def _score_panel(b: _Builder, scene: TableScene, side: int) -> None:
-    data = scene.sides[side]
+def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None:
     left, top, right, bottom = SCORE_BOXES[side]
     team = TEAM[side]
     b.add(Shape("panel", (left, top, right, bottom), color=team, fill=BAR, width=2, radius=12))
@@ -135,10 +151,10 @@ def _score_panel(b: _Builder, scene: TableScene, side: int) -> None:
     row1, row2 = top + 26, bottom - 9
     role = f"score:{side}"
     # row 1: the label, the 38 mark, chicas at the right
-    word = fit_text(_label(scene, "chicas"), 20, 120)
+    word = fit_text(_label(words, "chicas"), 20, 120)
     number = str(data.chicas)
     chicas_x = x1 - text_width(word, 20) - 6 - text_width(number, 24, True)
-    mark = _label(scene, "only_caida")
+    mark = _label(words, "only_caida")
     mark_w = _pill_width(mark, 17, True, 170) if data.at38 else 0
     mark_x = chicas_x - 10 - mark_w
     b.text(x0, row1, data.label, 24, bold=True, role=role,
@@ -151,8 +167,8 @@ def _score_panel(b: _Builder, scene: TableScene, side: int) -> None:
     x = x0
     for value, key in ((data.perros, "perros"), (data.tantos, "tantos")):
         x += b.text(x, row2, str(value), 30, bold=True, color=team, role=role) + 5
-        x += b.text(x, row2, _label(scene, key), 20, role=role, max_width=110) + 16
-    word = fit_text(_label(scene, "cards"), 20, max(30, x1 - x - 40))
+        x += b.text(x, row2, _label(words, key), 20, role=role, max_width=110) + 16
+    word = fit_text(_label(words, "cards"), 20, max(30, x1 - x - 40))
     number = str(data.captured)
     start = x1 - text_width(word, 20) - 5 - text_width(number, 24, True)
     x = start + b.text(start, row2, number, 24, bold=True, role=role) + 5
@@ -176,16 +192,16 @@ def _grid(n: int, area: tuple[int, int, int, int], gap_y: int) -> tuple[int, int
 
 
 
-def _table(b: _Builder, scene: TableScene, area: tuple[int, int, int, int]) -> None:
-    cards = scene.table_cards
+def _table(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
+           area: tuple[int, int, int, int]) -> None:
     if not cards:
         cx, cy = (area[0] + area[2]) // 2, (area[1] + area[3]) // 2
-        b.text(cx, cy + 10, _label(scene, "empty"), 28, color=DIM, role="empty", align="center",
+        b.text(cx, cy + 10, _label(words, "empty"), 28, color=DIM, role="empty", align="center",
                max_width=area[2] - area[0] - 20, shadow=SHADOW)
         return
     trail_at = None
-    if scene.trail is not None:
-        want = Card.parse(scene.trail)
+    if trail is not None:
+        want = Card.parse(trail)
         for i in range(len(cards) - 1, -1, -1):
             if Card.parse(cards[i]) is want:
                 trail_at = i
@@ -213,7 +229,7 @@ def _table(b: _Builder, scene: TableScene, area: tuple[int, int, int, int]) -> N
                 b.add(Shape("ring", (x - 4, y - 4, x + w + 4, y + h + 4), code, "trail", TRAIL, width=4,
                             radius=max(4, round(w * 0.13))))
                 pb = _Builder()
-                pb.pill(x + w // 2, y - 2, scene.trail_label, 17, fill=TRAIL, color=INK, role="trail_label",
+                pb.pill(x + w // 2, y - 2, trail_label, 17, fill=TRAIL, color=INK, role="trail_label",
                         align="center", max_width=max(w + 40, 80))
                 marks.extend(pb.shapes)
             x += w + GAP
@@ -235,21 +251,20 @@ def _hand(b: _Builder, x: int, cy: int, n: int, role: str) -> int:
     return used
 
 
-def _badges(b: _Builder, scene: TableScene, i: int, x: int, cy: int, limit: int) -> int:
-    seat = scene.seats[i]
+def _badges(b: _Builder, words: _Words, seat: SeatScene, i: int, x: int, cy: int, limit: int) -> int:
     start = x
     if seat.level:
         x += b.pill(x, cy, seat.level, 16, fill=LEVEL, color=INK, role=f"level:{i}", bold=False,
                     max_width=max(30, limit - x)) + 5
     for flag, key in ((seat.dealer, "dealer"), (seat.mano, "mano")):
         if flag:
-            x += b.pill(x, cy, _label(scene, key), 16, fill=BADGE, color=BADGE_INK, role=f"{key}:{i}",
+            x += b.pill(x, cy, _label(words, key), 16, fill=BADGE, color=BADGE_INK, role=f"{key}:{i}",
                         max_width=max(30, limit - x)) + 5
     return x - start
 
 
-def _plaque(b: _Builder, scene: TableScene, i: int, box: tuple[int, int, int, int], tall: bool) -> None:
-    seat = scene.seats[i]
+def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int],
+            tall: bool) -> None:
     left, top, right, bottom = box
     team = TEAM[seat.team]
     if seat.to_play:
@@ -264,10 +279,10 @@ def _plaque(b: _Builder, scene: TableScene, i: int, box: tuple[int, int, int, in
     row1 = top + 30
     limit = right - 10
     if seat.to_play and not tall:
-        limit -= b.pill(right - 10, row1 - 8, _label(scene, "turn"), 18, fill=TURN, color=BADGE_INK,
+        limit -= b.pill(right - 10, row1 - 8, _label(words, "turn"), 18, fill=TURN, color=BADGE_INK,
                         role=f"turn:{i}", align="right", max_width=110) + 8
     elif seat.to_play:  # a tab on the top edge
-        b.pill(right - 12, top, _label(scene, "turn"), 17, fill=TURN, color=BADGE_INK, role=f"turn:{i}",
+        b.pill(right - 12, top, _label(words, "turn"), 17, fill=TURN, color=BADGE_INK, role=f"turn:{i}",
                align="right", max_width=right - left - 24)
     computer = seat.level is not None or seat.away
     icon_role = f"away:{i}" if seat.away else f"computer:{i}"
@@ -287,11 +302,11 @@ def _plaque(b: _Builder, scene: TableScene, i: int, box: tuple[int, int, int, in
         if computer:
             b.add(Shape("robot", (x, row3 - 10, x + 20, row3 + 10), role=icon_role, color=icon_color))
             x += 25
-        _badges(b, scene, i, x, row3, right - 8)
+        _badges(b, words, seat, i, x, row3, right - 8)
     else:
         row2 = top + 47
         used = _hand(b, x, row2, seat.cards_left, f"hand:{i}")
-        _badges(b, scene, i, x + used + 10, row2, right - 8)
+        _badges(b, words, seat, i, x + used + 10, row2, right - 8)
 
 
 def _captured_row(n: int, height: int, room: int) -> tuple[int, bool]:
@@ -329,13 +344,11 @@ def _callout_need(text: str, smallest: int) -> int:
     return min(text_width(text, smallest, True), two)
 
 
-def _last_play(b: _Builder, scene: TableScene, where: str, plaque: tuple[int, int, int, int]) -> None:
+def _last_play(b: _Builder, play: LastPlay, team: int, where: str, plaque: tuple[int, int, int, int]) -> None:
     """The last play beside the plaque of its seat. Top and bottom seats: one row to the right of the
     plaque (card played, arrow, captured cards, callout in one or two lines). Side seats (4 players): a box
     below the plaque (the column is free down to the felt's edge): the cards (the captured ones on a row
     of their own when many), then the callout. A trail gets an arrow pointing to the table."""
-    play = scene.last_play
-    assert play is not None
     i = play.seat
     pad = 8
     tall = where in ("left", "right")
@@ -371,7 +384,7 @@ def _last_play(b: _Builder, scene: TableScene, where: str, plaque: tuple[int, in
             width = fixed + room + 10 + text_w
         box = (plaque[2] + 10, plaque[1], plaque[2] + 10 + max(60, width + 2 * pad), plaque[3])
     left, top, right, bottom = box
-    b.add(Shape("panel", box, role=f"last:{i}", color=TEAM[scene.seats[i].team], fill=PLAQUE, width=2, radius=12))
+    b.add(Shape("panel", box, role=f"last:{i}", color=TEAM[team], fill=PLAQUE, width=2, radius=12))
     x = left + pad
     cy = top + pad + card_h // 2 if tall else (top + bottom) // 2
     if play.card:
@@ -405,6 +418,66 @@ def _last_play(b: _Builder, scene: TableScene, where: str, plaque: tuple[int, in
                    max_width=right - pad - x - 10, shadow=SHADOW)
 
 
+def _shapes(build: Any, *args: Any) -> tuple[Shape, ...]:
+    b = _Builder()
+    build(b, *args)
+    return tuple(b.shapes)
+
+
+@lru_cache(maxsize=256)
+def _title(title: str) -> tuple[Shape, ...]:
+    b = _Builder()
+    b.text(W // 2, 21, title, 19, color=DIM, role="title", align="center", max_width=W - 20)
+    return tuple(b.shapes)
+
+
+@lru_cache(maxsize=1024)
+def _score_part(words: _Words, data: SideScene, side: int) -> tuple[Shape, ...]:
+    return _shapes(_score_panel, words, data, side)
+
+
+@lru_cache(maxsize=1024)
+def _table_part(words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
+                area: tuple[int, int, int, int]) -> tuple[Shape, ...]:
+    return _shapes(_table, words, cards, trail, trail_label, area)
+
+
+@lru_cache(maxsize=2048)
+def _plaque_part(words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int],
+                 tall: bool) -> tuple[Shape, ...]:
+    return _shapes(_plaque, words, seat, i, box, tall)
+
+
+@lru_cache(maxsize=1024)
+def _last_play_part(play: LastPlay, team: int, where: str, box: tuple[int, int, int, int]) -> tuple[Shape, ...]:
+    return _shapes(_last_play, play, team, where, box)
+
+
+def parts(scene: TableScene) -> tuple[tuple[Shape, ...], ...]:
+    """The shapes of ``scene`` by part of the picture, in drawing order: the title, the two score panels, the
+    table cards, each seat's plaque, and the last play (when there is one). Each part is cached by what it
+    shows, so the parts that did not change since a recent picture are the same objects (and cost nothing
+    to lay out again).
+
+    Raises:
+        SceneError, CardError: as `layout`.
+    """
+    _check(scene)
+    words = _words(scene)
+    out = [_title(scene.title), _score_part(words, scene.sides[0], 0), _score_part(words, scene.sides[1], 1)]
+    four = len(scene.seats) == 4
+    out.append(_table_part(words, scene.table_cards, scene.trail, scene.trail_label, AREA_4 if four else AREA_2))
+    places = ("bottom", "right", "top", "left") if four else ("bottom", "top")
+    boxes = {"bottom": BOTTOM_PLAQUE, "top": TOP_PLAQUE, "left": SIDE_PLAQUES[0], "right": SIDE_PLAQUES[1]}
+    for i, where in enumerate(places):
+        out.append(_plaque_part(words, scene.seats[i], i, boxes[where], where in ("left", "right")))
+    play = scene.last_play
+    if play is not None:
+        where = places[play.seat]
+        out.append(_last_play_part(play, scene.seats[play.seat].team, where, boxes[where]))
+    return tuple(out)
+
+
 def layout(scene: TableScene) -> Layout:
     """What the picture of ``scene`` shows: every shape `render_table` draws, in order.
 
@@ -412,19 +485,4 @@ def layout(scene: TableScene) -> Layout:
         SceneError: not 2 or 4 seats, a team not 0 or 1, a last-play seat out of range.
         CardError: a card code names no card.
     """
-    _check(scene)
-    b = _Builder()
-    b.text(W // 2, 21, scene.title, 19, color=DIM, role="title", align="center", max_width=W - 20)
-    for side in (0, 1):
-        _score_panel(b, scene, side)
-    four = len(scene.seats) == 4
-    _table(b, scene, AREA_4 if four else AREA_2)
-    places = ("bottom", "right", "top", "left") if four else ("bottom", "top")
-    boxes = {"bottom": BOTTOM_PLAQUE, "top": TOP_PLAQUE, "left": SIDE_PLAQUES[0], "right": SIDE_PLAQUES[1]}
-    for i, where in enumerate(places):
-        _plaque(b, scene, i, boxes[where], where in ("left", "right"))
-    if scene.last_play is not None:
-        where = places[scene.last_play.seat]
-        _last_play(b, scene, where, boxes[where])
-    return Layout(SIZE, tuple(b.shapes))
-
+    return Layout(SIZE, tuple(shape for part in parts(scene) for shape in part))
