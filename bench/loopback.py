@@ -414,12 +414,14 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         errors_before = sum(errors.counts.values())
         profiler = cProfile.Profile() if profile else None
         cpu0, drv0, wall0 = time.process_time(), driver.cpu, time.monotonic()
+        threads0 = _thread_cpu()
         if profiler is not None:
             profiler.enable()
         await driver.play(seconds)
         if profiler is not None:
             profiler.disable()
         cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
+        threads = {k: v - threads0.get(k, 0.0) for k, v in _thread_cpu().items()}
         plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
         async with session.get(f"{base}/_bench/stats") as response:
             at_end = await response.json()
@@ -438,6 +440,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             p50=q[49], p95=q[94], p99=q[98], max=latencies[-1] if latencies else 0.0,
             rest=rest_total / max(1, plays), rest_s=rest_total / wall,
             routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
+            threads={k: v * 1000 / max(1, plays) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v > 0},
             cpu=(cpu - drv) * 1000 / max(1, plays), cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
             server_cpu=at_end["cpu"] / wall,
             rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -470,6 +473,23 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             server.terminate()
         tmp.cleanup()
     return result
+
+
+def _thread_cpu() -> dict[str, float]:
+    """CPU seconds so far of each thread of this process (``/proc/self/task``), by the Python name of the
+    thread without its number (threads of one name summed; "other" for threads Python does not know)."""
+    import threading
+
+    names = {t.native_id: t.name.split(" (")[0].rstrip("0123456789-_") or t.name for t in threading.enumerate()}
+    out: dict[str, float] = collections.Counter()
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[names.get(int(task.name), "other")] += (int(fields[11]) + int(fields[12])) / tick
+    return dict(out)
 
 
 def _rss_now() -> float:
@@ -533,6 +553,8 @@ def details(r: dict[str, Any]) -> list[str]:
     out.append(f"    interactions {r['interactions']} (answered {r['answered']}, max {r['max']:.0f} ms); clicks "
                f"{dict(r['clicks'])} run by {r['paths']}; {wait}; tables reopened {r['opened']}; bot CPU {100 * r['cpu_share']:.0f}% "
                f"of a core; driver {r['driver_cpu']:.2f} ms/play (subtracted); RSS at the end {r['rss_end']:.0f} MB")
+    split = ", ".join(f"{name} {ms:.2f}" for name, ms in r["threads"].items())
+    out.append(f"    CPU ms/play by thread (the driver's share still in MainThread; 10 ms ticks): {split}")
     if r["unknown"]:
         out.append(f"    unknown routes: {r['unknown']}")
     if r["driver_errors"]:
