@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -207,32 +207,31 @@ class Store:
         house rules, hints) are written in the same transaction when given.
 
         Returns the table's new `TableRow.version` (one more than before)."""
-        async with self.db.transaction():
-            version = await self.db.fetchval(
-                "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
-                " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
-                f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ? RETURNING version",
-                host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
-                json.dumps(timers) if timers is not None else None,
-                int(casual) if casual is not None else None,
-                json.dumps(meta) if meta is not None else None, table_id,
-            )
-            if play is not None:
-                await self.db.execute(
-                    "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
-                    table_id, *play,
-                )
-            if mesa is not None:
-                await self.db.execute(
-                    "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner,"
-                    " chicas_a, chicas_b, zapateria, seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    table_id, mesa["guild_id"], mesa["channel_id"], mesa["preset"], mesa["players"],
-                    mesa["seed"], mesa["winner"], mesa["chicas_a"], mesa["chicas_b"], mesa["zapateria"],
-                    json.dumps(mesa["seats"]),
-                )
-            if before_commit is not None:
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
+            " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
+            f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ? RETURNING version",
+            (host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
+             json.dumps(timers) if timers is not None else None, int(casual) if casual is not None else None,
+             json.dumps(meta) if meta is not None else None, table_id),
+        )]
+        if play is not None:
+            statements.append(("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",
+                               (table_id, *play)))
+        if mesa is not None:
+            statements.append((
+                "INSERT INTO mesas (table_id, guild_id, channel_id, preset, players, seed, winner,"
+                " chicas_a, chicas_b, zapateria, seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, mesa["guild_id"], mesa["channel_id"], mesa["preset"], mesa["players"], mesa["seed"],
+                 mesa["winner"], mesa["chicas_a"], mesa["chicas_b"], mesa["zapateria"], json.dumps(mesa["seats"])),
+            ))
+        if before_commit is None:  # a play's usual save: one batch (one trip to SQLite's thread)
+            rows = await self.db.batch(statements)
+        else:
+            async with self.db.transaction():
+                rows = await self.db.batch(statements)
                 await before_commit()
-        return int(version or 0)
+        return int(rows[0][0][0]) if rows[0] else 0
 
     @property
     def shared(self) -> bool:

@@ -29,7 +29,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
@@ -127,6 +128,14 @@ class Database:
         """Run one ``INSERT`` into a table with an ``id`` key; the new row's id. Raises `IntegrityError`."""
         raise NotImplementedError
 
+    async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Run ``statements`` (``(sql, args)`` pairs) in order, in one transaction (in the current one, if
+        any), and return each statement's rows (``[]`` for a write without ``RETURNING``). On SQLite the
+        whole transaction is one trip to the database thread (a table's save, issue 13). Raises
+        `IntegrityError`; nothing of the batch is written then (outside a transaction)."""
+        async with self.transaction():
+            return [await self.fetch(sql, *args) for sql, args in statements]
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run ``sql`` once per parameter row, in one transaction. Raises `IntegrityError`."""
         async with self.transaction():
@@ -156,11 +165,17 @@ class SqliteDatabase(Database):
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
-        """Connect to the file ``path`` (``":memory:"`` for tests) with WAL and foreign keys on."""
+        """Connect to the file ``path`` (``":memory:"`` for tests) with WAL and foreign keys on.
+
+        ``synchronous=NORMAL``, SQLite's advice for WAL: a commit is in the WAL file when it returns, so a
+        play survives the bot's crash or restart; only the operating system's crash or a power cut may
+        lose the last commits (never corrupt the file). It saves a disk flush per play (~0.1 ms of CPU
+        and more of waiting). PostgreSQL keeps its own full durability."""
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
         try:
-            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"):
+            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                           "PRAGMA busy_timeout=5000"):
                 async with conn.execute(pragma) as cur:
                     await cur.fetchall()
         except BaseException:
@@ -202,6 +217,34 @@ class SqliteDatabase(Database):
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
         async with self.conn.execute(sql, args) as cur:
             return list(await cur.fetchall())
+
+    async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        def run(conn: sqlite3.Connection) -> list[list[Any]]:
+            return [conn.execute(sql, args).fetchall() for sql, args in statements]
+
+        def transaction(conn: sqlite3.Connection) -> list[list[Any]]:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                rows = run(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return rows
+
+        try:
+            if self._current() is not None:  # inside the task's open transaction: its connection, no BEGIN
+                return await self._in_thread(run)
+            async with self.lock:
+                return await self._in_thread(transaction)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+
+    async def _in_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn(connection)`` in aiosqlite's database thread: one trip for any number of statements
+        (aiosqlite's own ``_execute``, the way its methods run theirs)."""
+        conn = self.conn
+        return await conn._execute(fn, conn._conn)
 
     async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
         try:

@@ -407,7 +407,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
             if table.status == FINISHED:
                 table.status = PLAYING
             raise
-        log.info("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
+        log.debug("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
         return events
 
     def _kick_ai(self, table: Table) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store import ChannelBusyError, Store, migrations
+from bot.store.db import IntegrityError
 
 
 async def test_migrations_bring_a_new_database_to_the_last_version_once(blank_database_url):
@@ -135,4 +136,28 @@ async def test_a_save_whose_hook_fails_writes_nothing(database_url):
     row = await store.load_table(tid)
     assert (row.status, row.plays) == ("lobby", [])
     assert await store.guild_language(1) is None
+    await store.close()
+
+
+async def test_a_batch_returns_each_statements_rows_and_is_one_transaction(database_url):
+    """`Database.batch` (a play's save: one trip to SQLite's thread) runs its statements in order and
+    returns their rows; a statement refused by a constraint leaves none of the batch written, and a batch
+    inside an open transaction is rolled back with it."""
+    store = await Store.open(database_url)
+    db = store.db
+    tid = await store.create_table(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito",
+                                   seats=[None, None], meta={})
+    play = "INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)"
+    bump = "UPDATE tables SET version = version + 1 WHERE id = ? RETURNING version"
+    rows = await db.batch([(bump, (tid,)), (play, (tid, 0, 0, "7o", "")), ("SELECT seq FROM plays WHERE table_id = ?", (tid,))])
+    assert [[tuple(r) for r in stmt] for stmt in rows] == [[(1,)], [], [(0,)]]
+    with pytest.raises(IntegrityError):  # seq 0 again: the primary key refuses it, and the bump goes too
+        await db.batch([(bump, (tid,)), (play, (tid, 0, 1, "7c", ""))])
+    assert await db.fetchval("SELECT version FROM tables WHERE id = ?", tid) == 1
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.batch([(bump, (tid,)), (play, (tid, 1, 1, "7c", ""))])
+            raise RuntimeError("the rest of the change failed")
+    assert await db.fetchval("SELECT version FROM tables WHERE id = ?", tid) == 1
+    assert [tuple(r) for r in await db.fetch("SELECT seq FROM plays WHERE table_id = ?", tid)] == [(0,)]
     await store.close()
