@@ -43,11 +43,10 @@ from .words import (
     card_text,
     cards_text,
     clean,
-    hand_events,
     level_word,
     plain_card,
     play_lines,
-    records,
+    recent_records,
     score_words,
     seat_mention,
     seat_name,
@@ -282,7 +281,7 @@ def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> P
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOR)
     on_table = cards_text(game.table) if game.table else t("table.empty", lang)
     lines = [f"**{t('table.on_table', lang)}:** {on_table}"]
-    recent = [r for r in records(hand_events(game.view(None).events)) if r.kind in ("play", "ronda", "doble_ronda")]
+    recent = [r for r in recent_records(game.view(None).events, LIVE_PLAYS) if r.kind in ("play", "ronda", "doble_ronda")]
     for record in recent[-LIVE_PLAYS:][::-1]:
         lines.append(sentence(table, record, lang) if record is recent[-1] else f"-# {sentence(table, record, lang)}")
     if not recent:
@@ -443,7 +442,7 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
         lines.append(t("dm.your_turn", lang) + (f" ⏳ {when_text(deadline)}" if deadline and not away else ""))
     else:
         lines.append(t("dm.wait", lang, name=seat_name(table, view.to_play, lang)))
-    recent = [r for r in records(hand_events(view.events)) if r.kind == "play"]
+    recent = [r for r in recent_records(view.events, 1) if r.kind == "play"]
     if recent and table.status == PLAYING:
         lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang)))
     hand = by_rank(view.hand)

@@ -14,10 +14,9 @@ from .picture import LastPlay, SeatScene, SideScene, TableScene, render_table
 from .words import (
     at_blocking_score,
     callout,
-    hand_events,
     level_word,
     perros_tantos,
-    records,
+    recent_records,
     seat_name,
     side_name,
 )
@@ -54,7 +53,7 @@ def table_scene(table: Table, lang: str) -> TableScene:
                                chicas=view.chicas[team], at38=at_blocking_score(table, team),
                                captured=view.pile_sizes[team]))
     last = None
-    recent = [r for r in records(hand_events(view.events)) if r.kind == "play"]
+    recent = [r for r in recent_records(view.events, 1) if r.kind == "play"]
     if recent:
         r = recent[-1]
         last = LastPlay(seat=r.seat or 0, card=r.card.code if r.card else "", captured=tuple(c.code for c in r.captured),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import discord
 
@@ -56,8 +57,10 @@ def by_rank(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (c.rank, c.suit, c.index))
 
 
+@lru_cache(maxsize=4096)
 def clean(name: str) -> str:
-    """A user-given name made safe for a message: no markdown, no mentions."""
+    """A user-given name made safe for a message: no markdown, no mentions (cached: every message of a
+    play names the same few people)."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
@@ -449,6 +452,25 @@ def log_token(table: Table, record: PlayRecord, lang: str) -> str:
     if word:
         text += f" **{word}**"
     return text
+
+
+def recent_records(events: Sequence[Event], plays: int) -> list[PlayRecord]:
+    """The end of ``records(hand_events(events))``: from the current hand's ``plays``-th last play on (rondas
+    and reveals after it included), or the whole hand when it has no more plays than that. The records are
+    equal to those of the whole hand; the cost does not grow with the hand (a play's messages show its
+    last plays only)."""
+    found = 0
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        kind = events[i].kind
+        if kind == K.HAND_START:
+            start = i + 1
+            break
+        if kind == K.PLAYED:
+            found += 1
+            if found > plays:  # the play before the first one wanted: its seat is the next one's victim
+                return records(events[i:])[1:]
+    return records(events[start:])
 
 
 def hand_events(events: Sequence[Event]) -> list[Event]:
