@@ -340,12 +340,12 @@ class Store:
         """Write a table's clocks (and, when given, its casual flag) alone: a reminder sent, a deadline
         moved after a restart, a lobby deadline set. Returns the table's new `TableRow.version` (0 when
         the table is gone)."""
-        version = await self.db.fetchval(
+        [rows] = await self.db.batch([(  # a write: in a transaction of its own (or the caller's)
             "UPDATE tables SET timers = ?, casual = COALESCE(?, casual), version = version + 1 WHERE id = ?"
             " RETURNING version",
-            json.dumps(timers), int(casual) if casual is not None else None, table_id,
-        )
-        return int(version or 0)
+            (json.dumps(timers), int(casual) if casual is not None else None, table_id),
+        )])
+        return int(rows[0][0]) if rows else 0
 
     async def guild_turn_timer(self, guild_id: int) -> int | None:
         """A server's default turn timer in seconds, or None when it has no settings row (the default

@@ -205,18 +205,20 @@ class SqliteDatabase(Database):
                 await self.conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield
+                    await self.conn.execute("COMMIT")
                 except BaseException:
-                    await self.conn.execute("ROLLBACK")
+                    if self.conn.in_transaction:  # the block raised, or COMMIT itself failed
+                        await self.conn.execute("ROLLBACK")
                     raise
-                await self.conn.execute("COMMIT")
             except aiosqlite.IntegrityError as exc:
                 raise IntegrityError(str(exc)) from exc
             finally:
                 self._tx.reset(token)
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        async with self.conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        # one trip to the database thread: a statement is never left half-read between two trips, where
+        # another task's COMMIT would find it in progress
+        return list(await self.conn.execute_fetchall(sql, args))
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         def run(conn: sqlite3.Connection) -> list[list[Any]]:
@@ -226,10 +228,11 @@ class SqliteDatabase(Database):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 rows = run(conn)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             return rows
 
         try:

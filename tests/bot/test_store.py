@@ -3,6 +3,8 @@ table per channel, settings, plays, the compact snapshot migration."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.store import ChannelBusyError, Store, migrations
@@ -160,4 +162,23 @@ async def test_a_batch_returns_each_statements_rows_and_is_one_transaction(datab
             raise RuntimeError("the rest of the change failed")
     assert await db.fetchval("SELECT version FROM tables WHERE id = ?", tid) == 1
     assert [tuple(r) for r in await db.fetch("SELECT seq FROM plays WHERE table_id = ?", tid)] == [(0,)]
+    await store.close()
+
+
+async def test_a_clock_save_and_a_play_save_at_once_both_commit(database_url):
+    """Found by the test of two tables' timers: a write read in two trips to SQLite's thread (its RETURNING
+    row fetched in a second trip) was still in progress when another task's transaction committed, which
+    SQLite refuses ("SQL statements in progress"), leaving that transaction open for every later one.
+    Every statement is now one trip, and a table's clocks are written in a transaction of their own."""
+    store = await Store.open(database_url)
+    tid = await store.create_table(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito",
+                                   seats=[None, None], meta={})
+    for seq in range(20):
+        clocks, version = await asyncio.gather(
+            store.save_timers(tid, {"turn": seq}),
+            store.save_table(table_id=tid, host_id=3, status="playing", seed="s", seats=[None, None],
+                             game={"version": 2, "at": seq}, play=(seq, seq % 2, "7o", "")))
+        assert {clocks, version} == {2 * seq + 1, 2 * seq + 2}, "each write bumped the version once"
+    row = await store.load_table(tid)
+    assert len(row.plays) == 20 and row.version == 40
     await store.close()
