@@ -1,7 +1,7 @@
 """A fake Discord for `bench/loopback.py`: the REST API the bot uses, on 127.0.0.1, in its own process.
 
-It answers with the JSON discord.py 2.7 parses (messages, DM channels, interaction callbacks with
-``?with_response=true``, webhook edits and follow-ups, application emojis), keeps every message it was
+It answers with the JSON discord.py 2.7 parses (messages, DM channels, interaction callbacks: their object with
+``?with_response=true``, else 204 as Discord; webhook edits and follow-ups, application emojis), keeps every message it was
 sent (content, embeds, components, attachments), and sends each channel's message writes the
 ``X-RateLimit-*`` headers of a 5 writes / 5 s bucket (a 429 past it, so a write budget that fails shows).
 Anything else is logged and answered 404 so that an unknown route is noticed.
@@ -466,6 +466,8 @@ class FakeDiscord:
             response["interaction"]["response_message_id"] = str(message_id)
         if resource is not None:
             response["resource"] = resource
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)  # Discord sends the callback object back only when asked
         return _reply(response)
 
     def _token(self, request: web.Request) -> dict[str, Any] | None:

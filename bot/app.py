@@ -31,6 +31,7 @@ from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
+from bot.ui.pictures import PictureWorkers
 from bot.ui.router import ComponentRouter
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,8 @@ class CuarentaBot(commands.AutoShardedBot):
         sync_only: build only the command tree (``python -m bot sync``).
 
     Attribute ``ai_offload``: the bot's own `ProcessOffload`, or None (an ``offload`` was given, or
-    ``ai_workers`` is 0, or ``sync_only``).
+    ``ai_workers`` is 0, or ``sync_only``). Attribute ``picture_workers``: the `PictureWorkers` that draw
+    the table pictures, or None (``picture_workers`` 0, no pictures, or ``sync_only``: drawn in-process).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
     (the `QueueService`) and ``queue_presenter``.
@@ -130,6 +132,9 @@ class CuarentaBot(commands.AutoShardedBot):
         if offload is None and settings.ai_workers > 0 and not sync_only:
             self.ai_offload = ProcessOffload(settings.ai_workers)
         self._offload = offload or self.ai_offload
+        self.picture_workers: PictureWorkers | None = None
+        if pictures and settings.picture_workers > 0 and not sync_only:
+            self.picture_workers = PictureWorkers(settings.picture_workers)
         self._edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep
@@ -174,7 +179,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
-                                        rate=self.request_rate if self._request_shedding else None)
+                                        rate=self.request_rate if self._request_shedding else None,
+                                        picture_workers=self.picture_workers)
         self.tables.set_notifier(self.notifier)
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
@@ -227,6 +233,8 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.notifier.close()
         if self.ai_offload is not None:
             self.ai_offload.close()
+        if self.picture_workers is not None:
+            self.picture_workers.close()
         await super().close()
         if self._store_open:
             self._store_open = False

@@ -11,6 +11,8 @@ Variables (see `.env.example`):
         in the developer portal too); their seat then passes to a computer player at once.
     AI_WORKERS: worker processes that compute the computer players' moves (default 2; ``0``: threads
         of the bot's process, which slow every table's answers while a hard computer thinks).
+    PICTURE_WORKERS: worker processes that draw the table pictures (default 1; ``0``: the bot's own
+        process draws them, a millisecond or two of its event loop a play).
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ class Settings:
     ai_workers: int = 2
     """Worker processes for the computer players' moves (`bot.tables.workers.ProcessOffload`), started
     at the first move; 0 runs them in threads of the bot's process (``asyncio.to_thread``)."""
+    picture_workers: int = 1
+    """Worker processes that draw the table pictures (`bot.ui.pictures.PictureWorkers`), each started at
+    its first picture; 0 draws them in the bot's process."""
 
     @property
     def database(self) -> str:
@@ -52,8 +57,9 @@ class Settings:
         """Read the settings from ``environ`` (default ``os.environ``), after loading `.env` if asked.
 
         Raises:
-            ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, or AI_WORKERS is not a
-                whole number from 0 to 64, or DATABASE_URL is not a ``postgresql://`` URL.
+            ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
+                PICTURE_WORKERS is not a whole number from 0 to 64, or DATABASE_URL is not a
+                ``postgresql://`` URL.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -69,6 +75,10 @@ class Settings:
         workers_raw = (env.get("AI_WORKERS") or "").strip() or "2"
         if not (workers_raw.isascii() and workers_raw.isdigit()) or int(workers_raw) > 64:
             raise ConfigError(f"AI_WORKERS must be a whole number from 0 (threads) to 64, not {workers_raw!r}")
+        pictures_raw = (env.get("PICTURE_WORKERS") or "").strip() or "1"
+        if not (pictures_raw.isascii() and pictures_raw.isdigit()) or int(pictures_raw) > 64:
+            raise ConfigError(f"PICTURE_WORKERS must be a whole number from 0 (the bot's process) to 64, "
+                              f"not {pictures_raw!r}")
         url = (env.get("DATABASE_URL") or "").strip()
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
@@ -80,4 +90,5 @@ class Settings:
             log_level=level,
             members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
             ai_workers=int(workers_raw),
+            picture_workers=int(pictures_raw),
         )

@@ -344,7 +344,7 @@ class TablesCog(commands.Cog):
         if on_dm_hand:
             self.notifier.hand_shown(table, seat, interaction)  # before any await: the presenter must not write it too
         try:
-            await answer.edit(interaction, **payload.edit_kwargs())
+            await answer.show(interaction, payload)
         except discord.HTTPException:
             if on_dm_hand:
                 self.notifier.hands.forget_shown(table, seat)

@@ -22,6 +22,8 @@ import discord
 
 from bot.i18n import COMMAND_LANG, DEFAULT_LANG, lang_of
 
+from . import wire
+
 log = logging.getLogger(__name__)
 
 ACK_DEADLINE = 2.5
@@ -100,6 +102,20 @@ async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
             await interaction.response.edit_message(**kwargs)
         else:  # after a deferred update, the "original response" is the component's own message
             await interaction.edit_original_response(**kwargs)
+
+
+async def show(interaction: discord.Interaction, payload: Any) -> None:
+    """Show ``payload`` (a `bot.ui.render.Payload`) in place of the message a component is on, as `edit`
+    does, through `bot.ui.wire` (no message object is built from Discord's answer: a play's hot path).
+
+    Raises:
+        discord.HTTPException: Discord refused the edit.
+    """
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await wire.update_message(interaction, payload)
+        else:  # after a deferred update, the "original response" is the component's own message
+            await wire.edit_original(interaction, payload)
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:

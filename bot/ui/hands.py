@@ -33,7 +33,7 @@ import discord
 from bot.i18n import t
 from bot.tables import FINISHED, PLAYING, Table, TableService
 
-from . import answer, records, render
+from . import answer, records, render, wire
 from .budget import WriteBudget
 
 log = logging.getLogger(__name__)
@@ -155,9 +155,9 @@ class HandPresenter:
         """Edit the hand through the token; False (and the token dropped) when Discord refused."""
         try:
             if token.original:
-                await token.interaction.edit_original_response(**payload.edit_kwargs())
+                await wire.edit_original(token.interaction, payload)
             else:
-                await token.interaction.followup.edit_message(token.message_id, **payload.edit_kwargs())
+                await wire.edit_followup(token.interaction, token.message_id, payload)
         except discord.HTTPException as exc:
             log.info("DM hand edit through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
@@ -263,9 +263,8 @@ class HandPresenter:
             self._keys[key] = state
             self._last_write[key] = self._now()
             return
-        channel = self.client.get_partial_messageable(int(record["channel"]), type=discord.ChannelType.private)
         try:
-            await channel.get_partial_message(int(record["message"])).edit(**payload.edit_kwargs())
+            await wire.edit_channel_message(self.client, int(record["channel"]), int(record["message"]), payload)
         except discord.HTTPException as exc:
             log.info("table %d: DM hand edit for seat %d failed (%s %s); sending it anew", table.id, seat,
                      exc.status, exc.code)

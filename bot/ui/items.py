@@ -103,10 +103,15 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button],
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  emoji: discord.PartialEmoji | None = None) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
-                                           custom_id=f"c4:p:{table_id}:{nonce}:{card}"))
+                                           custom_id=self.id_for(table_id, nonce, card)))
         self.table_id = table_id
         self.nonce = nonce
         self.card = card
+
+    @staticmethod
+    def id_for(table_id: int, nonce: int, card: str) -> str:
+        """``c4:p:<table>:<nonce>:<card>``."""
+        return f"c4:p:{table_id}:{nonce}:{card}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
@@ -125,10 +130,15 @@ class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P
 
     def __init__(self, table_id: int, nonce: int, *, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"c4:t:{table_id}:{nonce}", placeholder=placeholder,
+        super().__init__(discord.ui.Select(custom_id=self.id_for(table_id, nonce), placeholder=placeholder,
                                            options=options or [discord.SelectOption(label="·", value="·")]))
         self.table_id = table_id
         self.nonce = nonce
+
+    @staticmethod
+    def id_for(table_id: int, nonce: int) -> str:
+        """``c4:t:<table>:<nonce>``."""
+        return f"c4:t:{table_id}:{nonce}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
@@ -147,11 +157,16 @@ class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     def __init__(self, table_id: int, nonce: int, card: str, *,
                  options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"c4:c:{table_id}:{nonce}:{card}", placeholder=placeholder,
+        super().__init__(discord.ui.Select(custom_id=self.id_for(table_id, nonce, card), placeholder=placeholder,
                                            options=options or [discord.SelectOption(label="·", value="·")]))
         self.table_id = table_id
         self.nonce = nonce
         self.card = card
+
+    @staticmethod
+    def id_for(table_id: int, nonce: int, card: str) -> str:
+        """``c4:c:<table>:<nonce>:<card>``."""
+        return f"c4:c:{table_id}:{nonce}:{card}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
@@ -170,8 +185,13 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
 
     def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
-                                           custom_id=f"c4:h:{table_id}"))
+                                           custom_id=self.id_for(table_id)))
         self.table_id = table_id
+
+    @staticmethod
+    def id_for(table_id: int) -> str:
+        """``c4:h:<table>``."""
+        return f"c4:h:{table_id}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
@@ -189,8 +209,13 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<t
 
     def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
-                                           custom_id=f"c4:y:{table_id}"))
+                                           custom_id=self.id_for(table_id)))
         self.table_id = table_id
+
+    @staticmethod
+    def id_for(table_id: int) -> str:
+        """``c4:y:<table>``."""
+        return f"c4:y:{table_id}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
@@ -227,8 +252,13 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<
 
     def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
-                                           custom_id=f"c4:b:{table_id}"))
+                                           custom_id=self.id_for(table_id)))
         self.table_id = table_id
+
+    @staticmethod
+    def id_for(table_id: int) -> str:
+        """``c4:b:<table>``."""
+        return f"c4:b:{table_id}"
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,

@@ -37,9 +37,12 @@ from bot.i18n import t
 from bot.tables import PLAYING, Table, TableService
 from bot.tables.rematch import ReadyCheck
 
-from . import records, render
+from . import records, render, wire
 from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
+from .picture import render_table
+from .pictures import PictureWorkers
+from .scene import table_scene
 from .words import clean, seat_name
 
 K = EventKind
@@ -109,6 +112,7 @@ class DiscordNotifier:
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
         budget: the per-channel `WriteBudget` (default: Discord's 5 writes per 5 s).
         pictures: draw the table picture (`bot.ui.scene`) on the table message.
+        picture_workers: draw it in these worker processes (`bot.ui.pictures`); None: in this process.
         rate: the bot's `RequestRate`; while it is busy, table message edits (optional: each shows the
             latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
     """
@@ -116,7 +120,8 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
-                 pictures: bool = True, rate: RequestRate | None = None) -> None:
+                 pictures: bool = True, rate: RequestRate | None = None,
+                 picture_workers: PictureWorkers | None = None) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
@@ -124,6 +129,7 @@ class DiscordNotifier:
         self._sleep = sleep or asyncio.sleep
         self.budget = budget or WriteBudget(clock=clock, sleep=sleep)
         self.pictures = pictures
+        self.picture_workers = picture_workers
         self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
                                    sleep=sleep)
@@ -310,9 +316,9 @@ class DiscordNotifier:
             return
         await self.budget.acquire(table.channel_id)
         lang = await self.service.public_language(table.guild_id)
-        payload = render.table_payload(table, lang, picture=self._picture(table, lang))
+        payload = await self._table_payload(table, lang)
         try:
-            await self._channel(table).get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
+            await wire.edit_channel_message(self.client, table.channel_id, table.messages.public, payload)
         except discord.HTTPException as exc:
             if exc.code == UNKNOWN_CHANNEL:
                 raise
@@ -331,16 +337,23 @@ class DiscordNotifier:
         rate.shed += 1
         await self._sleep(min(MAX_SHED, max(0.05, rate.wait_time())))
 
-    def _picture(self, table: Table, lang: str) -> bytes | None:
+    async def _table_payload(self, table: Table, lang: str) -> render.Payload:
+        """The table message as the table is now: its words, and its picture (drawn in a worker process
+        when the bot has `PictureWorkers`; the words and the scene are both taken before that wait, so
+        they show the same moment). A picture that fails leaves the words alone."""
+        payload = render.table_payload(table, lang)
         if not self.pictures:
-            return None
+            return payload
         try:
-            from .scene import table_picture
-
-            return table_picture(table, lang)
+            scene = table_scene(table, lang)
+            if self.picture_workers is not None:
+                picture = await self.picture_workers.render(table.id, scene)
+            else:
+                picture = render_table(scene)
         except Exception:
             log.exception("table %d: the table picture failed; the text stands alone", table.id)
-            return None
+            return payload
+        return render.with_picture(payload, picture)
 
     async def _post_table(self, table: Table, *, moved: bool = False) -> None:
         """Post the table message at the bottom of the channel (a new hand, a lost message, or a re-post;
@@ -352,7 +365,7 @@ class DiscordNotifier:
         channel = self._channel(table)
         old = table.messages.public if moved else None
         await self.budget.acquire(table.channel_id)
-        payload = render.table_payload(table, lang, picture=self._picture(table, lang))
+        payload = await self._table_payload(table, lang)
         message = await channel.send(**payload.send_kwargs())
         table.messages.public = message.id
         table.messages.public_hand = game.hand_number

@@ -22,7 +22,7 @@ from bot.houserules.words import house_lines, rules_label
 from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
-from . import limits
+from . import components, limits
 from .hints import best_captures, hint_lines, is_caida, periquito_bonus
 from .items import (
     COMPUTER_LEVELS,
@@ -80,25 +80,6 @@ def set_card_emojis(lookup: Any) -> None:
     _emoji_for = lookup or _no_emoji
 
 
-class SnowflakeEmoji(discord.PartialEmoji):
-    """A custom emoji whose id is sent as a string (Discord's API schema types snowflakes as strings;
-    discord.py would send an integer)."""
-
-    def to_dict(self) -> Any:
-        """The payload, the id as a string."""
-        data = dict(super().to_dict())
-        if data.get("id") is not None:
-            data["id"] = str(data["id"])
-        return data
-
-
-def _button_emoji(code: str) -> discord.PartialEmoji | None:
-    emoji = _emoji_for(code)
-    if emoji is None or emoji.id is None:
-        return emoji
-    return SnowflakeEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
-
-
 class _File(discord.File):
     """An attachment whose index is sent as a string, as Discord's API schema types attachment ids."""
 
@@ -118,7 +99,7 @@ class Payload:
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | components.Components | None = None
     files: list[tuple[str, bytes]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -298,13 +279,23 @@ def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> P
     lines.extend(_presence_lines(table, lang))
     embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
     embed.set_footer(text=limits.clip(order_line(table, lang), limits.FOOTER))
-    files: list[tuple[str, bytes]] = []
-    if picture is not None:
-        embed.set_image(url=f"attachment://{PICTURE_NAME}")
-        files.append((PICTURE_NAME, picture))
-    view = make_view([HandButton(table.id, label=t("btn.my_hand", lang)),
-                      WhyButton(table.id, label=t("btn.why", lang))]) if table.status == PLAYING else None
-    return Payload(embed=embed, view=view, files=files)
+    view = components.Components([[
+        components.button(custom_id=HandButton.id_for(table.id), label=t("btn.my_hand", lang),
+                          style=discord.ButtonStyle.primary),
+        components.button(custom_id=WhyButton.id_for(table.id), label=t("btn.why", lang),
+                          style=discord.ButtonStyle.secondary),
+    ]]) if table.status == PLAYING else None
+    payload = Payload(embed=embed, view=view)
+    return with_picture(payload, picture) if picture is not None else payload
+
+
+def with_picture(payload: Payload, picture: bytes) -> Payload:
+    """``payload`` (a `table_payload`) with the table picture (PNG bytes) in its embed, as the attachment
+    `PICTURE_NAME`."""
+    assert payload.embed is not None
+    payload.embed.set_image(url=f"attachment://{PICTURE_NAME}")
+    payload.files = [(PICTURE_NAME, picture)]
+    return payload
 
 
 def _deadline(table: Table) -> float | None:
@@ -384,30 +375,26 @@ def capture_pages(choice: Choice) -> list[tuple[int, int]]:
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
-def capture_select(table: Table, choice: Choice, lang: str, page: int = 0) -> CaptureSelect:
-    """The capture menu of an ambiguous play: each capture in words (and the trail). Past Discord's 25
-    options the captures are split into pages (`capture_pages`); ``page`` is the one shown, with
-    "previous" / "more…" options that show the others."""
+def capture_select(table: Table, choice: Choice, lang: str, page: int = 0) -> components.JSON:
+    """The capture menu of an ambiguous play (a `CaptureSelect`'s JSON): each capture in words (and the
+    trail). Past Discord's 25 options the captures are split into pages (`capture_pages`); ``page`` is the
+    one shown, with "previous" / "more…" options that show the others."""
     pages = capture_pages(choice)
     page = max(0, min(page, len(pages) - 1))
     start, stop = pages[page]
     total = len(choice.options)
-    options = [
-        discord.SelectOption(label=limits.clip(describe_capture(p, choice.view, lang), 100),
-                             value=".".join(c.code for c in p.sorted_captures()))
-        for p in choice.options[start:stop]
-    ]
+    options = [(limits.clip(describe_capture(p, choice.view, lang), 100), ".".join(c.code for c in p.sorted_captures()))
+               for p in choice.options[start:stop]]
     for key, other in (("opt.previous", page - 1), ("opt.more", page + 1)):
         if 0 <= other < len(pages):
             first, last = pages[other]
-            options.append(discord.SelectOption(
-                label=limits.clip(t(key, lang, first=first + 1, last=last, total=total), 100),
-                value=f"{PAGE_VALUE_PREFIX}{other}"))
+            options.append((limits.clip(t(key, lang, first=first + 1, last=last, total=total), 100),
+                            f"{PAGE_VALUE_PREFIX}{other}"))
     if choice.can_trail:
-        options.append(discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=choice.card), 100),
-                                            value=TRAIL_VALUE))
-    return CaptureSelect(table.id, table.nonce, choice.card.code, options=options,
-                         placeholder=limits.clip(t("dm.choose_placeholder", lang, card=choice.card), 150))
+        options.append((limits.clip(t("dm.trail_option", lang, card=choice.card), 100), TRAIL_VALUE))
+    return components.select(custom_id=CaptureSelect.id_for(table.id, table.nonce, choice.card.code),
+                             options=options,
+                             placeholder=limits.clip(t("dm.choose_placeholder", lang, card=choice.card), 150))
 
 
 def score_line(table: Table, view: GameView, lang: str) -> str:
@@ -454,15 +441,16 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     lines.extend(hint_lines(table, view, lang))
     if choice is not None and my_turn:
         lines.append(t("dm.choose", lang, card=card_text(choice.card)))
-    rows: list[list[discord.ui.Item[Any]]] = []
+    rows: list[list[components.JSON]] = []
     if table.status == PLAYING and hand:
         nonce = table.nonce
         hinted = set(best_captures(view)) if table.hints and my_turn else set()
         rows.append([
-            CardButton(table.id, nonce, card.code, label=str(card), emoji=_button_emoji(card.code), disabled=not my_turn,
-                       style=(discord.ButtonStyle.success if (choice is not None and card is choice.card)
-                              or (choice is None and card in hinted)
-                              else discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary))
+            components.button(custom_id=CardButton.id_for(table.id, nonce, card.code), label=str(card),
+                              emoji=_emoji_for(card.code), disabled=not my_turn,
+                              style=(discord.ButtonStyle.success if (choice is not None and card is choice.card)
+                                     or (choice is None and card in hinted)
+                                     else discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary))
             for card in hand
         ])
         if my_turn:
@@ -472,26 +460,26 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
                 if any(p.captures for p in plays) and any(not p.captures for p in plays):
                     trailable.append(card)
             if trailable:
-                options = [discord.SelectOption(label=limits.clip(t("dm.trail_option", lang, card=card), 100),
-                                                value=card.code) for card in trailable]
-                rows.append([TrailSelect(table.id, nonce, options=options,
-                                         placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])
+                options = [(limits.clip(t("dm.trail_option", lang, card=card), 100), card.code) for card in trailable]
+                rows.append([components.select(custom_id=TrailSelect.id_for(table.id, nonce), options=options,
+                                               placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])
             if choice is not None:
                 rows.append([capture_select(table, choice, lang, page)])
-    last: list[discord.ui.Item[Any]] = []
+    last: list[components.JSON] = []
     if away:
-        last.append(BackButton(table.id, label=t("btn.back", lang)))
+        last.append(components.button(custom_id=BackButton.id_for(table.id), label=t("btn.back", lang),
+                                      style=discord.ButtonStyle.success))
     link = table_link(table)
     if link is not None:
-        last.append(discord.ui.Button(style=discord.ButtonStyle.link, url=link, label=t("btn.see_table", lang)))
-    if last:
-        rows.append(last)
-    return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=make_view(*rows) if rows else None)
+        last.append(components.button(style=discord.ButtonStyle.link, url=link, label=t("btn.see_table", lang)))
+    rows.append(last)
+    controls = components.Components(rows)
+    return Payload(content=limits.clip("\n".join(lines), limits.CONTENT), view=controls if controls.items else None)
 
 
 __all__ = [
     "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select",
     "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
     "moved_payload", "order_line", "play_lines", "seat_name", "side_line", "side_title",
-    "table_link", "table_payload", "turn_ping_payload", "when_text",
+    "table_link", "table_payload", "turn_ping_payload", "when_text", "with_picture",
 ]

@@ -37,15 +37,17 @@ async def make_bot(db_path: str):
     """Build a bot on the test database (call it again for a restart). SimCord detaches a restarted
     bot without closing it, so every bot's database connection (and worker pool) is closed at the end.
 
-    Computer players think in threads (``ai_workers=0``) unless a test asks for worker processes, and
+    Computer players think in threads (``ai_workers=0``) and table pictures are drawn in the test's
+    process (``picture_workers=0``) unless a test asks for worker processes, and
     table edits are not shed at a high request rate (tests click many times in one virtual instant)
     unless a test asks for ``request_shedding=True``."""
     counter = itertools.count(1)
     bots: list[CuarentaBot] = []
 
-    def factory(guild_id: int | None = None, ai_workers: int = 0, **overrides) -> CuarentaBot:
+    def factory(guild_id: int | None = None, ai_workers: int = 0, picture_workers: int = 0,
+                **overrides) -> CuarentaBot:
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0,
-                            ai_workers=ai_workers)
+                            ai_workers=ai_workers, picture_workers=picture_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
                    "write_budget": False, "request_shedding": False, **overrides}
         bot = CuarentaBot(settings, **options)
@@ -56,6 +58,8 @@ async def make_bot(db_path: str):
     for bot in bots:
         if bot.ai_offload is not None:
             bot.ai_offload.close()
+        if bot.picture_workers is not None:
+            bot.picture_workers.close()
         if bot._store_open:
             bot._store_open = False
             await bot.store.close()

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.tables import Messages, Seat, Table
+from bot.ui import wire
 from bot.ui.notifier import DiscordNotifier
 
 from .helpers import latest_hand, pick_play, play_through_ui, public_message, table_of
@@ -38,14 +39,14 @@ def simcord_bot(make_bot, clock):
 
 async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, monkeypatch):
     edits: list[tuple[int, float]] = []
-    original = discord.PartialMessage.edit
+    original = wire.edit_channel_message
 
-    async def spy(self, **kwargs):
-        if self.channel.id == world.channel.id:
-            edits.append((self.id, clock.now))
-        return await original(self, **kwargs)
+    async def spy(client, channel_id, message_id, payload):
+        if channel_id == world.channel.id:
+            edits.append((message_id, clock.now))
+        return await original(client, channel_id, message_id, payload)
 
-    monkeypatch.setattr(discord.PartialMessage, "edit", spy)
+    monkeypatch.setattr(wire, "edit_channel_message", spy)
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
@@ -60,26 +61,19 @@ async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, mon
     assert len(public) <= table.nonce, "no more than one edit per accepted play"
 
 
-async def test_a_burst_of_changes_makes_one_edit():
+async def test_a_burst_of_changes_makes_one_edit(monkeypatch):
     """Unit test of the coalescer: five changes while the edit waits for its slot give one edit, and it
     shows the state at the time it is made."""
     edits: list[int] = []
     gate = asyncio.Event()
 
-    class Message:
-        def __init__(self, mid: int) -> None:
-            self.id = mid
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        edits.append(message_id)
 
-        async def edit(self, **kwargs) -> None:
-            edits.append(self.id)
-
-    class Channel:
-        def get_partial_message(self, mid: int) -> Message:
-            return Message(mid)
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
 
     class Client:
-        def get_partial_messageable(self, *args, **kwargs) -> Channel:
-            return Channel()
+        pass
 
     class Service:
         async def public_language(self, guild_id: int) -> str:
@@ -87,8 +81,6 @@ async def test_a_burst_of_changes_makes_one_edit():
 
     async def sleep(seconds: float) -> None:
         await gate.wait()
-
-    import discord
 
     from bot.engine import Game, Rules
 

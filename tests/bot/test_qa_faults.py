@@ -40,7 +40,7 @@ def many_captures_choice() -> tuple[Table, Choice]:
 
 def select_values(select) -> list[str]:
     """The option values of a capture menu (`render.capture_select`)."""
-    return [o.value for o in select.item.options]
+    return [o["value"] for o in select["options"]]
 
 
 # ---------------------------------------------------------------------- seating races

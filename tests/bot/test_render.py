@@ -6,7 +6,10 @@ import discord
 import pytest
 
 from bot.engine import Game, Play
+from bot.i18n import t
+from bot.tables import PLAYING, Choice, Seat, Table
 from bot.ui import limits, render, words
+from bot.ui.items import BackButton, CaptureSelect, CardButton, HandButton, TrailSelect, WhyButton
 
 
 def test_a_capture_in_words_names_base_escalera_and_limpia():
@@ -41,3 +44,85 @@ def test_limits_are_checked():
     with pytest.raises(limits.PayloadLimitError):
         limits.check_message(embed=embed)
     assert limits.clip("abcdef", 4) == "abc…"
+
+
+def _hand_table(hands: list[str], table_cards: str, **position) -> Table:
+    table = Table(id=7, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status=PLAYING, seed="s",
+                  seats=[Seat(30, name="ana"), Seat(31, name="beto", away=True)],
+                  meta={"guild_name": "g", "channel_name": "c"})
+    table.game = Game.from_position(hands=hands, table=table_cards, **position)
+    table.messages.public = 99
+    return table
+
+
+def _items_json(table: Table, seat: int, choice: Choice | None, emoji: discord.PartialEmoji) -> list[dict]:
+    """The hand's controls built the old way, with discord.py's own items, as discord.py serializes them."""
+    game = table.game
+    view = game.view(seat)
+    mine = view.my_turn
+    rows: list[list[discord.ui.Item]] = [[
+        CardButton(table.id, table.nonce, c.code, label=str(c), disabled=not mine,
+                   emoji=discord.PartialEmoji(name=emoji.name, id=emoji.id),
+                   style=(discord.ButtonStyle.success if choice is not None and c is choice.card
+                          else discord.ButtonStyle.primary if mine else discord.ButtonStyle.secondary))
+        for c in words.by_rank(view.hand)]]
+    if mine:
+        trailable = [c for c in words.by_rank(view.hand)
+                     if {bool(p.captures) for p in view.legal_plays if p.card is c} == {True, False}]
+        if trailable:
+            rows.append([TrailSelect(table.id, table.nonce, placeholder=limits.clip(t("dm.trail_placeholder", "es"), 150),
+                                     options=[discord.SelectOption(label=t("dm.trail_option", "es", card=c), value=c.code)
+                                              for c in trailable])])
+        if choice is not None:
+            pages = render.capture_pages(choice)
+            rows.append([CaptureSelect(table.id, table.nonce, choice.card.code,
+                                       placeholder=t("dm.choose_placeholder", "es", card=choice.card),
+                                       options=[discord.SelectOption(label=render.describe_capture(p, view, "es"),
+                                                                     value=".".join(x.code for x in p.sorted_captures()))
+                                                for p in choice.options[pages[0][0]:pages[0][1]]]
+                                       + [discord.SelectOption(label=t("dm.trail_option", "es", card=choice.card),
+                                                               value="-")] * choice.can_trail)])
+    last: list[discord.ui.Item] = []
+    if table.seats[seat].away:
+        last.append(BackButton(table.id, label=t("btn.back", "es")))
+    last.append(discord.ui.Button(style=discord.ButtonStyle.link, url=render.table_link(table),
+                                  label=t("btn.see_table", "es")))
+    rows.append(last)
+    data = render.make_view(*rows).to_components()
+    for row in data:  # Discord's API schema types snowflakes as strings
+        for item in row["components"]:
+            if "emoji" in item:
+                item["emoji"]["id"] = str(item["emoji"]["id"])
+    return data
+
+
+@pytest.mark.parametrize("case", ["my turn, a trail menu", "a capture menu", "not my turn, away"])
+def test_a_hands_controls_are_the_json_discord_py_items_would_send(case, monkeypatch):
+    """Hands are rebuilt at every play, so their controls are written as JSON (`bot.ui.components`)
+    instead of discord.py items: the JSON is the same, custom_ids included (clicks route the same)."""
+    emoji = discord.PartialEmoji(name="c", id=2**60 + 1)
+    monkeypatch.setattr(render, "_emoji_for", lambda code: emoji)
+    table = _hand_table(["7D 5S 6H", "AS 2C 3C"], "7C 5H 2D", to_play=0, dealer=1)
+    seat, choice = 0, None
+    if case == "a capture menu":
+        view = table.game.view(0)
+        plays = [p for p in view.legal_plays if p.card.code == "7D"]
+        options = tuple(p for p in plays if p.captures)
+        assert len(options) > 1, "7♦ takes the 7♣ or the 5♥ and 2♦: two ways"
+        choice = Choice(options[0].card, options, any(not p.captures for p in plays), view)
+    elif case == "not my turn, away":
+        seat = 1
+    payload = render.hand_payload(table, seat, table.game.view(seat), "es", choice=choice)
+    assert payload.view.to_components() == _items_json(table, seat, choice, emoji)
+    ids = [item.get("custom_id", item.get("url")) for item in payload.view.items]
+    wanted = {"my turn, a trail menu": "c4:t:7:0", "a capture menu": "c4:c:7:0:7D", "not my turn, away": "c4:b:7"}
+    assert wanted[case] in ids and ids[-1] == "https://discord.com/channels/1/2/99"
+    assert not payload.view.is_dispatchable() and payload.view.is_finished()  # discord.py keeps nothing
+
+
+def test_the_table_messages_buttons_are_the_json_discord_py_items_would_send():
+    table = _hand_table(["7D 5S 6H", "AS 2C 3C"], "7C 5H 2D", to_play=0, dealer=1)
+    payload = render.table_payload(table, "es")
+    expected = render.make_view([HandButton(table.id, label=t("btn.my_hand", "es")),
+                                 WhyButton(table.id, label=t("btn.why", "es"))]).to_components()
+    assert payload.view.to_components() == expected

@@ -7,6 +7,8 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.ui import wire
+
 from .clocked import WriteLog, play_clocked
 from .helpers import hand_messages, table_of
 
@@ -62,10 +64,11 @@ async def test_a_slow_players_turn_alert_is_a_follow_up_through_the_token_and_th
 
 async def test_when_the_token_path_fails_the_bot_token_writes_the_hand_and_the_game_goes_on(
         world, writes, monkeypatch):
-    async def refused(self, **kwargs):
+    async def refused(*args, **kwargs):
         raise discord.NotFound(type("R", (), {"status": 404, "reason": "Not Found"})(), "Unknown Webhook")
 
-    monkeypatch.setattr(discord.Interaction, "edit_original_response", refused)
+    monkeypatch.setattr(wire, "edit_original", refused)
+    monkeypatch.setattr(wire, "edit_followup", refused)
     members = await start_1v1(world)
     table = await play_clocked(world, 1, members, think=1.0, turns=10)
     dm = dm_writes(world, writes)

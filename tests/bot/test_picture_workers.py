@@ -1,0 +1,137 @@
+"""Table pictures drawn in worker processes (issue 13): the ``PICTURE_WORKERS`` setting, `PictureWorkers`,
+the words and the picture of one table message showing one moment, and a mesa through SimCord with them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.config import ConfigError, Settings
+from bot.engine import Game, Rules
+from bot.tables import PLAYING, Seat, Table
+from bot.tables.workers import OffloadClosedError
+from bot.ui import render
+from bot.ui.notifier import DiscordNotifier
+from bot.ui.picture import SIZE, SceneError, render_table
+from bot.ui.pictures import PictureWorkers
+from bot.ui.scene import table_scene
+
+from .helpers import pick_play, play_through_ui, public_message, table_of
+
+
+def test_picture_workers_is_read_from_the_environment():
+    assert Settings().picture_workers == 1
+    assert Settings.from_env({}).picture_workers == 1
+    assert Settings.from_env({"PICTURE_WORKERS": "0"}).picture_workers == 0
+    assert Settings.from_env({"PICTURE_WORKERS": " 3 "}).picture_workers == 3
+    for bad in ("-1", "one", "2.5", "65"):
+        with pytest.raises(ConfigError, match="PICTURE_WORKERS"):
+            Settings.from_env({"PICTURE_WORKERS": bad})
+
+
+def _table(seed: str = "pw") -> Table:
+    table = Table(id=3, guild_id=1, channel_id=2, host_id=10, players=2, preset="quito", status=PLAYING, seed=seed,
+                  seats=[Seat(10, name="ana"), Seat(11, name="beto")], meta={"guild_name": "g", "channel_name": "c"})
+    table.game = Game.new(Rules.preset("quito"), 2, seed)
+    return table
+
+
+async def test_a_worker_draws_the_same_picture_as_the_bots_process():
+    table = _table()
+    workers = PictureWorkers(2)
+    try:
+        for _ in range(6):
+            scene = table_scene(table, "es")
+            assert await workers.render(table.id, scene) == render_table(scene)
+            table.game.play(table.game.legal_plays()[0])
+        assert workers.pictures == 6 and len(workers.pids()) == 1, "one table, always its one worker"
+    finally:
+        workers.close()
+    with pytest.raises(OffloadClosedError):
+        await workers.render(table.id, table_scene(table, "es"))
+    with pytest.raises(ValueError):
+        PictureWorkers(0)
+
+
+async def test_a_worker_that_dies_is_replaced_and_a_bad_scene_raises_in_the_bot():
+    table = _table()
+    scene = table_scene(table, "es")
+    workers = PictureWorkers(1)
+    try:
+        first = await workers.render(table.id, scene)
+        [pid] = workers.pids()
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        assert await workers.render(table.id, scene) == first, "drawn again by a new worker"
+        assert workers.restarts == 1 and workers.fallbacks == 0 and workers.pids() != [pid]
+        with pytest.raises(SceneError):  # raised in the worker, re-raised here
+            await workers.render(table.id, replace(scene, seats=scene.seats[:1]))
+        assert await workers.render(table.id, scene) == first, "the worker goes on after a refused scene"
+        [pid] = workers.pids()
+        asking = asyncio.ensure_future(workers.render(table.id, scene))
+        await asyncio.sleep(0)  # the request is in the pipe
+        os.kill(pid, signal.SIGKILL)  # the worker dies holding it (or just after answering)
+        assert await asking == first
+        assert await workers.render(table.id, scene) == first and workers.restarts == 2
+    finally:
+        workers.close()
+
+
+async def test_the_words_and_the_picture_of_a_table_message_show_the_same_moment():
+    """The picture is awaited from a worker; a play made meanwhile is in neither the words nor the picture
+    of this edit (the next edit shows it)."""
+    table = _table()
+    drawn: list = []
+    gate = asyncio.Event()
+
+    class SlowWorkers:
+        async def render(self, table_id: int, scene) -> bytes:
+            drawn.append(scene)
+            await gate.wait()
+            return render_table(scene)
+
+    class Service:
+        async def public_language(self, guild_id: int) -> str:
+            return "es"
+
+    notifier = DiscordNotifier(object(), Service(), picture_workers=SlowWorkers())  # type: ignore[arg-type]
+    before = [c.code for c in table.game.table]
+    words = render.table_payload(table, "es").embed.description
+    pending = asyncio.ensure_future(notifier._table_payload(table, "es"))
+    await asyncio.sleep(0)
+    table.game.play(table.game.legal_plays()[0])  # a play lands while the picture is drawn
+    gate.set()
+    payload = await pending
+    assert list(drawn[0].table_cards) == before
+    assert payload.files and payload.files[0][1] == render_table(drawn[0])
+    assert payload.embed.description == words != render.table_payload(table, "es").embed.description
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(picture_workers=1)
+
+
+async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process(world):
+    bot = world.bot
+    assert isinstance(bot.picture_workers, PictureWorkers) and bot.notifier.picture_workers is bot.picture_workers
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
+    table = table_of(world, 1)
+    for _ in range(6):
+        _, play = pick_play(table)
+        await play_through_ui(world.ana, table, play)
+    await world.env.advance_time(2)
+    message = public_message(world, table)
+    data = await message.attachments[0].read()
+    image = Image.open(io.BytesIO(data))
+    assert image.size == SIZE
+    assert data == render_table(table_scene(table, "es")), "the picture shows the table as it is now"
+    assert bot.picture_workers.pictures >= 2
+    assert world.env.errors == []
