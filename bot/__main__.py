@@ -15,6 +15,7 @@ import sys
 import aiohttp
 import discord
 
+from bot import loop as event_loop
 from bot.app import CuarentaBot, invite_url
 from bot.config import ConfigError, Settings
 
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     # with its parameters (the saved game holds every hand and the stock): keep those loggers at INFO.
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, getattr(logging, settings.log_level)))
-    return asyncio.run(run(settings, command))
+    return event_loop.run(run(settings, command))
 
 
 if __name__ == "__main__":

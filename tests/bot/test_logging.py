@@ -29,6 +29,13 @@ def test_debug_log_level_never_prints_a_hand(tmp_path, monkeypatch, caplog):
         await service.join(table.id, user_id=20, name="beto", locale="en")
         assert table.game is not None  # the table filled up and the engine dealt
         hands.extend(c.code for h in table.game.hands for c in h)
+        seat = table.game.to_play
+        play = table.game.legal_plays()[0]
+        played = play.card.code
+        await service.play(table.id, user_id=table.seats[seat].user_id, nonce=table.nonce, card=played,
+                           captures=" ".join(c.code for c in play.sorted_captures()) or None,
+                           trail=not play.captures)  # a play logs at DEBUG (never its hand)
+        hands.remove(played)  # public now: on the table or in a pile
         await service.close()
         await store.close()
         return 0
