@@ -32,13 +32,19 @@ Printed per N (one line):
 - interactions answered after 3 s, and not answered at all (5 s of grace after the run);
 - bot-token REST calls per play (interaction callbacks and webhook calls are not counted; the 3 routes
   called most are printed below the table), and per second (Discord allows a bot 50/s);
-- CPU ms per play of the bench process (``process_time``, every thread: the bot, aiosqlite's thread),
-  minus the driver's own CPU (``thread_time`` of its code; the event loop's cost of its sleeps and
-  futures, some tens of µs a click, stays in), and the fake Discord's CPU share (% of one core);
+- CPU ms per play: the bot's process (``process_time``, every thread: the event loop, aiosqlite's thread,
+  the worker pools' threads) minus the driver's own CPU (``thread_time`` of its code; the event loop's
+  cost of its sleeps and futures, some tens of µs a click, stays in); plus its worker processes (the
+  picture workers, the computer players' workers, from ``/proc``); and the total of the two. Then the
+  fake Discord's CPU share (% of one core);
 - peak RSS of the bench process (MB; each N runs in a fresh process).
 Then, per N: every route called, how each click was run (discord.py's dispatch or the bot's router
 fallback), the bot's ERROR / WARNING log records (counted, the first few printed), unknown routes,
 requests the fake refused, 429s, and refusals the people were shown.
+
+Every run first plays ``--warm`` seconds unmeasured (default 10): a bot that has run for a while has drawn
+each card at each size the table picture uses and holds the picture's caches; the figures are its steady
+state.
 
 Run: ``python bench/loopback.py`` (N = 1, 10, 50 fast, then 200 human), or
 ``python bench/loopback.py --tables 1 10 50 --pace fast --seconds 20``;
@@ -330,11 +336,15 @@ class Driver:
             step = table.nonce == nonce and kind == 7
             await asyncio.sleep(self.rng.uniform(*(STEP if step else self.pace)))
 
+    def start(self) -> None:
+        """The people start playing (at every table, after a random first pause)."""
+        self.done_tasks = [asyncio.ensure_future(self.play_slot(s, self.rng.uniform(0, self.pace[1])))
+                           for s in range(self.n)]
+
     async def play(self, seconds: float) -> None:
-        tasks = [asyncio.ensure_future(self.play_slot(s, self.rng.uniform(0, self.pace[1]))) for s in range(self.n)]
+        """Let the people play ``seconds``, then stop them."""
         await asyncio.sleep(seconds)
         self.stop = True
-        self.done_tasks = tasks
 
     async def wind_down(self) -> list[str]:
         """Wait for the people to stop; the errors of any that failed (their table stopped being played)."""
@@ -346,7 +356,8 @@ class Driver:
 
 
 async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
-                dump: str | None = None, postgres: str | None = None) -> dict[str, Any]:
+                dump: str | None = None, postgres: str | None = None, warm: float = 0.0,
+                picture_workers: int | None = None) -> dict[str, Any]:
     import aiohttp
     import discord
 
@@ -374,7 +385,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
 
     database_url = await create_postgres_database(postgres, f"cuarenta_loopback_{os.getpid()}") if postgres else ""
     settings = Settings(token="bench", database_path=str(Path(tmp.name) / "load.db"), database_url=database_url,
-                        ai_delay=0)
+                        ai_delay=0, **({} if picture_workers is None else {"picture_workers": picture_workers}))
     bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0, shard_count=1)
     driver = Driver(bot, n, pace, random.Random(seed))
     result: dict[str, Any] = {"tables": n, "pace": pace}
@@ -406,7 +417,11 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
 
         await asyncio.gather(*(open_one(s) for s in range(n)))
         await asyncio.sleep(3.0)  # the lobbies, welcome DMs and first table posts settle
-        driver.all_tables = {t.id: (t, len(t.game.plays)) for t in driver.tables_by_slot.values()}
+        driver.start()
+        if warm:  # play unmeasured first: the card art of every size met, the picture's caches filled
+            await asyncio.sleep(warm)
+        driver.all_tables = {t.id: (t, len(t.game.plays)) for t in driver.tables_by_slot.values()
+                             if t.game is not None}
         driver.opened = 0
         await session.post(f"{base}/_bench/reset")
         driver.sent.clear()
@@ -415,6 +430,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         profiler = cProfile.Profile() if profile else None
         cpu0, drv0, wall0 = time.process_time(), driver.cpu, time.monotonic()
         threads0 = _thread_cpu()
+        workers0 = _descendants_cpu(server.pid or 0)
+        pictures0 = bot.picture_workers.pictures if bot.picture_workers is not None else 0
         if profiler is not None:
             profiler.enable()
         await driver.play(seconds)
@@ -422,6 +439,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             profiler.disable()
         cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
         threads = {k: v - threads0.get(k, 0.0) for k, v in _thread_cpu().items()}
+        workers = sum(v - workers0.get(pid, 0.0) for pid, v in _descendants_cpu(server.pid or 0).items())
+        pictures = (bot.picture_workers.pictures if bot.picture_workers is not None else 0) - pictures0
         plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
         async with session.get(f"{base}/_bench/stats") as response:
             at_end = await response.json()
@@ -441,7 +460,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             rest=rest_total / max(1, plays), rest_s=rest_total / wall,
             routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
             threads={k: v * 1000 / max(1, plays) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v > 0},
-            cpu=(cpu - drv) * 1000 / max(1, plays), cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
+            cpu=(cpu - drv) * 1000 / max(1, plays), workers=workers * 1000 / max(1, plays),
+            total=(cpu - drv + workers) * 1000 / max(1, plays), pictures=pictures, cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
             server_cpu=at_end["cpu"] / wall,
             rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             rss_end=_rss_now(), driver_errors=driver_errors, refused=final["refused"], expired=final["expired"], fake_errors=final["errors"],
@@ -492,6 +512,32 @@ def _thread_cpu() -> dict[str, float]:
     return dict(out)
 
 
+def _descendants_cpu(exclude: int) -> dict[int, float]:
+    """CPU seconds so far of every process under this one (the bot's picture and computer-player workers,
+    their forkserver), by pid, leaving out ``exclude`` (the fake Discord) and its own children."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    me, out = os.getpid(), {}
+    for pid in cpu:
+        chain, at = [], pid
+        while at in parents and at not in (me, 0, 1):
+            chain.append(at)
+            at = parents[at]
+        if at == me and exclude not in chain:
+            out[pid] = cpu[pid]
+    return out
+
+
 def _rss_now() -> float:
     """The bench process's resident set now (MB)."""
     try:
@@ -521,9 +567,11 @@ def under_test() -> str:
 
 
 def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, dump: str | None,
-           postgres: str | None, conn: Any) -> None:
+           postgres: str | None, warm: float, picture_workers: int | None, conn: Any) -> None:
     try:
-        conn.send(asyncio.run(bench(n, pace, seconds, profile, seed, dump, postgres)))
+        from bot import loop  # the bot's own event loop (uvloop), as `python -m bot` runs it
+
+        conn.send(loop.run(bench(n, pace, seconds, profile, seed, dump, postgres, warm, picture_workers)))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which prints it
         import traceback
 
@@ -532,13 +580,14 @@ def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, du
 
 
 HEADER = ("tables  pace   duration s  plays  plays/s   ack p50 / p95 / p99 ms   after 3 s  unanswered  "
-          "REST/play  REST/s  CPU ms/play  fake CPU %  peak RSS MB")
+          "REST/play  REST/s  CPU ms/play: bot + workers = total  fake CPU %  peak RSS MB")
 
 
 def line(r: dict[str, Any]) -> str:
     return (f"{r['tables']:6}  {r['pace']:5}  {r['seconds']:10.1f}  {r['plays']:5}  {r['plays_s']:7.1f}   "
             f"{r['p50']:7.1f} / {r['p95']:6.1f} / {r['p99']:6.1f}   {r['late']:9}  {r['unanswered']:10}  "
-            f"{r['rest']:9.2f}  {r['rest_s']:6.1f}  {r['cpu']:11.2f}  {100 * r['server_cpu']:10.1f}  {r['rss']:11.0f}")
+            f"{r['rest']:9.2f}  {r['rest_s']:6.1f}  {r['cpu']:17.2f} + {r['workers']:7.2f} = {r['total']:5.2f}  "
+            f"{100 * r['server_cpu']:10.1f}  {r['rss']:11.0f}")
 
 
 def details(r: dict[str, Any]) -> list[str]:
@@ -554,7 +603,8 @@ def details(r: dict[str, Any]) -> list[str]:
                f"{dict(r['clicks'])} run by {r['paths']}; {wait}; tables reopened {r['opened']}; bot CPU {100 * r['cpu_share']:.0f}% "
                f"of a core; driver {r['driver_cpu']:.2f} ms/play (subtracted); RSS at the end {r['rss_end']:.0f} MB")
     split = ", ".join(f"{name} {ms:.2f}" for name, ms in r["threads"].items())
-    out.append(f"    CPU ms/play by thread (the driver's share still in MainThread; 10 ms ticks): {split}")
+    out.append(f"    CPU ms/play by thread of the bot's process (the driver's share still in MainThread; 10 ms ticks): "
+               f"{split}; its worker processes {r['workers']:.2f} ({r['pictures']} pictures drawn by workers)")
     if r["unknown"]:
         out.append(f"    unknown routes: {r['unknown']}")
     if r["driver_errors"]:
@@ -602,6 +652,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", help="N, the live tables (default: 1 10 50 fast, 200 human)")
     parser.add_argument("--pace", choices=tuple(PACES), default=None)
     parser.add_argument("--seconds", type=float, help="length of each run (default 30 fast, 60 human)")
+    parser.add_argument("--warm", type=float, default=10.0,
+                        help="seconds of play before the measured run (default 10): the steady state is measured, "
+                        "not the first drawing of each card size")
+    parser.add_argument("--picture-workers", type=int, default=None, metavar="N",
+                        help="the bot's PICTURE_WORKERS (default: its own default; 0 draws in the bot's process)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bench process; dump the stats to FILE")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", metavar="FILE", help="write the first table's last messages (channel, both DMs) "
@@ -626,7 +681,8 @@ def main() -> None:
         if args.dump:
             dump = args.dump if len(runs) == 1 else f"{args.dump}.{n}"
         here, there = ctx.Pipe()
-        child = ctx.Process(target=_child, args=(n, pace, seconds, profile, args.seed, dump, args.postgres, there),
+        child = ctx.Process(target=_child, args=(n, pace, seconds, profile, args.seed, dump, args.postgres, args.warm,
+                                                            args.picture_workers, there),
                             name=f"bench-{n}")
         child.start()
         r = here.recv()
