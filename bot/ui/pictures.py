@@ -29,6 +29,7 @@ import importlib
 import itertools
 import logging
 import multiprocessing
+import os
 import pickle
 import signal
 from collections.abc import Sequence
@@ -91,6 +92,10 @@ class _Worker:
         self.slots = asyncio.Semaphore(IN_FLIGHT)
         self.alive = True
         self.loop.add_reader(self.conn.fileno(), self._readable)
+        # uvloop makes the descriptor non-blocking when it starts watching it; this end reads and writes
+        # whole messages (an answer is read once it starts to arrive, a request never fills the pipe:
+        # `IN_FLIGHT`), so it stays blocking, as `multiprocessing.Connection` expects
+        os.set_blocking(self.conn.fileno(), True)
 
     async def draw(self, number: int, scene: TableScene) -> bytes:
         """Send one request and wait for its answer.

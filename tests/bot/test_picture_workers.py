@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from bot import loop as event_loop
 from bot.config import ConfigError, Settings
 from bot.engine import Game, Rules
 from bot.tables import PLAYING, Seat, Table
@@ -135,3 +136,27 @@ async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process(world):
     assert data == render_table(table_scene(table, "es")), "the picture shows the table as it is now"
     assert bot.picture_workers.pictures >= 2
     assert world.env.errors == []
+
+
+def test_many_tables_at_once_on_the_bots_own_event_loop():
+    """The bot runs on uvloop (`bot.loop`), which made the workers' pipe non-blocking: an answer read
+    while it was still arriving looked like a dead worker, and every such picture was drawn twice (found
+    by bench/loopback.py). Fifty tables' pictures asked at once, twenty times: no worker ends."""
+    pytest.importorskip("uvloop")
+    tables = [_table(f"many-{i}") for i in range(50)]
+
+    async def run() -> tuple[int, int]:
+        workers = PictureWorkers(1)
+        try:
+            for _ in range(20):
+                scenes = [table_scene(table, "es") for table in tables]
+                pictures = await asyncio.gather(*(workers.render(t.id, s) for t, s in zip(tables, scenes, strict=True)))
+                assert all(p == render_table(s) for p, s in zip(pictures[:3], scenes, strict=False))
+                for table in tables:
+                    table.game.play(table.game.legal_plays()[0])
+            assert type(asyncio.get_running_loop()).__module__.startswith("uvloop")
+            return workers.restarts, workers.fallbacks
+        finally:
+            workers.close()
+
+    assert event_loop.run(run()) == (0, 0)
