@@ -439,7 +439,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             profiler.disable()
         cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
         threads = {k: v - threads0.get(k, 0.0) for k, v in _thread_cpu().items()}
-        workers = sum(v - workers0.get(pid, 0.0) for pid, v in _descendants_cpu(server.pid or 0).items())
+        workers_by_pid = {pid: v - workers0.get(pid, 0.0) for pid, v in _descendants_cpu(server.pid or 0).items()}
+        workers = sum(workers_by_pid.values())
         pictures = (bot.picture_workers.pictures if bot.picture_workers is not None else 0) - pictures0
         plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
         async with session.get(f"{base}/_bench/stats") as response:
@@ -529,6 +530,8 @@ def _descendants_cpu(exclude: int) -> dict[int, float]:
         cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
     me, out = os.getpid(), {}
     for pid in cpu:
+        if pid == me:
+            continue
         chain, at = [], pid
         while at in parents and at not in (me, 0, 1):
             chain.append(at)
