@@ -36,6 +36,7 @@ from bot.engine import Event, EventKind
 from bot.i18n import t
 from bot.tables import PLAYING, Table, TableService
 from bot.tables.rematch import ReadyCheck
+from bot.tables.workers import OffloadClosedError
 
 from . import records, render, wire
 from .budget import MAX_SHED, RequestRate, WriteBudget
@@ -350,6 +351,8 @@ class DiscordNotifier:
                 picture = await self.picture_workers.render(table.id, scene)
             else:
                 picture = render_table(scene)
+        except OffloadClosedError:  # the bot is closing
+            return payload
         except Exception:
             log.exception("table %d: the table picture failed; the text stands alone", table.id)
             return payload

@@ -46,6 +46,13 @@ async def make_bot(db_path: str):
 
     def factory(guild_id: int | None = None, ai_workers: int = 0, picture_workers: int = 0,
                 **overrides) -> CuarentaBot:
+        for earlier in bots:  # a restart: the earlier bot's process is gone, and its worker processes with it
+            # (SimCord's frozen clock would also make multiprocessing wait forever on a live earlier child
+            # while it starts a new worker)
+            if earlier.ai_offload is not None:
+                earlier.ai_offload.close()
+            if earlier.picture_workers is not None:
+                earlier.picture_workers.close()
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0,
                             ai_workers=ai_workers, picture_workers=picture_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,

@@ -119,13 +119,20 @@ def simcord_bot(make_bot):
     return make_bot(picture_workers=1)
 
 
-async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process(world):
+async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process_and_a_restart(world, make_bot):
     bot = world.bot
     assert isinstance(bot.picture_workers, PictureWorkers) and bot.notifier.picture_workers is bot.picture_workers
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
-    for _ in range(6):
+    for _ in range(3):
+        _, play = pick_play(table)
+        await play_through_ui(world.ana, table, play)
+    assert bot.picture_workers.pictures >= 1
+    await world.env.restart_bot(make_bot(picture_workers=1))  # a new process, new workers (the old end with it)
+    bot = world.bot
+    table = table_of(world, 1)
+    for _ in range(3):
         _, play = pick_play(table)
         await play_through_ui(world.ana, table, play)
     await world.env.advance_time(2)

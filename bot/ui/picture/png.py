@@ -47,11 +47,13 @@ whole picture (zlib: ~1 ms); 0 is twice as fast but ~30 % bigger."""
 BAND_ROWS = 25
 """Rows of the picture per band of the PNG, compressed on its own (and cached, `_BANDS`)."""
 
-TILE_BYTES = 16 << 20
-"""Bytes of the tiles kept (`_TILES`, a byte a pixel): ~16 MB, the tiles of the latest pictures of ~50 tables."""
+TILE_BYTES = 48 << 20
+"""Bytes of the tiles kept (`_TILES`, a byte a pixel): 48 MB. With 50 tables played in turn (``python
+bench/render.py``), a picture draws ~1.4 tiles afresh with 48 MB, ~2.5 with 16 MB (the tiles of a table's
+last picture were dropped before its next play), ~1.2 with no bound."""
 
-BAND_BYTES = 4 << 20
-"""Bytes of the compressed bands kept (`_BANDS`): ~4 MB (a band is ~1.5 KB)."""
+BAND_BYTES = 12 << 20
+"""Bytes of the compressed bands kept (`_BANDS`): 12 MB (a band is ~1.5 KB), in step with `TILE_BYTES`."""
 
 _Box = tuple[int, int, int, int]
 
