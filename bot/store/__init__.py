@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.store.db import NOW_ISO, Database, IntegrityError, connect, to_postgresql
+from bot.store.db import NOW_ISO, BusyError, Database, IntegrityError, connect, to_postgresql
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
@@ -93,8 +93,13 @@ class Store:
         db: the open `bot.store.db.Database` (SQLite or PostgreSQL).
     """
 
+    LOCK_TIMEOUT_MS = 1000
+    """Milliseconds `claim_table` waits for a table's row another process holds (PostgreSQL's
+    ``lock_timeout``) before it raises `BusyError`."""
+
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.lock_timeout_ms = self.LOCK_TIMEOUT_MS
 
     @classmethod
     async def open(cls, url: str, *, schema: int | None = None) -> Store:
@@ -242,9 +247,17 @@ class Store:
     async def claim_table(self, table_id: int) -> int | None:
         """Inside a transaction: lock the table's row until the transaction ends (``SELECT … FOR UPDATE``
         on PostgreSQL; SQLite's one writer is the lock there) and return its stored version, or None when
-        the table is gone. Another process claiming the same table waits until this transaction ends."""
-        lock = " FOR UPDATE" if self.db.dialect == "postgresql" else ""
-        value = await self.db.fetchval(f"SELECT version FROM tables WHERE id = ?{lock}", table_id)
+        the table is gone. Another process claiming the same table waits until this transaction ends, at
+        most `lock_timeout_ms` (PostgreSQL's ``lock_timeout``, for this transaction only).
+
+        Raises:
+            BusyError: the row was not had in time (the transaction is to be rolled back).
+        """
+        if self.db.dialect != "postgresql":
+            value = await self.db.fetchval("SELECT version FROM tables WHERE id = ?", table_id)
+        else:
+            await self.db.execute(f"SET LOCAL lock_timeout = {int(self.lock_timeout_ms)}")
+            value = await self.db.fetchval("SELECT version FROM tables WHERE id = ? FOR UPDATE", table_id)
         return int(value) if value is not None else None
 
     async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
@@ -379,5 +392,5 @@ def postgresql_ddl(sql: str) -> str:
     return to_postgresql(sql)
 
 
-__all__ = ["ChannelBusyError", "Database", "IntegrityError", "Store", "StoreError", "TableRow", "migrations",
+__all__ = ["BusyError", "ChannelBusyError", "Database", "IntegrityError", "Store", "StoreError", "TableRow", "migrations",
            "postgresql_ddl"]

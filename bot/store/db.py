@@ -30,8 +30,8 @@ import asyncio
 import contextvars
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -46,6 +46,11 @@ _PG_NOW_ISO = "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"
 
 class IntegrityError(Exception):
     """A constraint refused the write (unique, foreign key, check), on either backend."""
+
+
+class BusyError(Exception):
+    """A lock was not had in time: PostgreSQL's ``lock_timeout`` ran out (55P03) or it broke a deadlock
+    (40P01). The statement's transaction is rolled back; trying again later is safe."""
 
 
 def is_postgresql_url(url: str) -> bool:
@@ -282,6 +287,19 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
+@contextmanager
+def _pg_errors() -> Iterator[None]:
+    """asyncpg's errors as this module's: a constraint's as `IntegrityError`, a lock's as `BusyError`."""
+    import asyncpg
+
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise IntegrityError(str(exc)) from exc
+    except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as exc:
+        raise BusyError(str(exc)) from exc
+
+
 class PostgresDatabase(Database):
     """`Database` over an asyncpg pool."""
 
@@ -301,8 +319,6 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
-        import asyncpg
-
         held = self._current()
         if held is not None:
             async with held.transaction():  # asyncpg: a savepoint inside the open transaction
@@ -311,10 +327,9 @@ class PostgresDatabase(Database):
         async with self.pool.acquire() as conn:
             token = self._tx.set((asyncio.current_task(), conn))
             try:
-                async with conn.transaction():
-                    yield
-            except asyncpg.IntegrityConstraintViolationError as exc:
-                raise IntegrityError(str(exc)) from exc
+                with _pg_errors():
+                    async with conn.transaction():
+                        yield
             finally:
                 self._tx.reset(token)
 
@@ -322,25 +337,18 @@ class PostgresDatabase(Database):
         return self._current() or self.pool
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        return list(await self._target().fetch(to_postgresql(sql), *args))
+        with _pg_errors():
+            return list(await self._target().fetch(to_postgresql(sql), *args))
 
     async def execute(self, sql: str, *args: Any) -> int:
-        import asyncpg
-
-        try:
+        with _pg_errors():
             status = await self._target().execute(to_postgresql(sql), *args)
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def insert(self, sql: str, *args: Any) -> int:
-        import asyncpg
-
-        try:
+        with _pg_errors():
             value = await self._target().fetchval(to_postgresql(sql) + " RETURNING id", *args)
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
         return int(value) if value is not None else 0  # 0: INSERT OR IGNORE inserted nothing
 
     async def executescript(self, sql: str) -> None:

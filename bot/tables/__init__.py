@@ -12,6 +12,7 @@ from .errors import (
     NotYourTurnError,
     SeatError,
     StaleError,
+    TableBusyError,
     TableError,
     UnknownTableError,
     WrongStateError,
@@ -25,6 +26,6 @@ __all__ = [
     "CLOSED", "FINISHED", "LOBBY", "PLAYING", "TEAMS",
     "ChannelBusyError", "Choice", "IllegalPlayError", "LeaveResult", "Messages", "NoTableHereError",
     "NotHostError", "NotPlayingError", "NotYourTurnError", "Notifier", "NullNotifier", "Played",
-    "SeatError", "Seat", "StaleError", "Table", "TableError", "TableService", "UnknownTableError",
+    "SeatError", "Seat", "StaleError", "Table", "TableBusyError", "TableError", "TableService", "UnknownTableError",
     "WrongStateError", "available_levels", "choose_play", "register_level",
 ]

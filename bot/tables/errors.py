@@ -69,3 +69,10 @@ class IllegalPlayError(TableError):
     """The engine refused the play."""
 
     key = "err.illegal"
+
+
+class TableBusyError(TableError):
+    """Another bot process held the table's row longer than the store waits for it (`bot.store.BusyError`,
+    PostgreSQL only): nothing was changed; the same click may be tried again."""
+
+    key = "err.table_busy"

@@ -33,6 +33,7 @@ from .errors import (
     NotYourTurnError,
     SeatError,
     StaleError,
+    TableBusyError,
     TableError,
     UnknownTableError,
     WrongStateError,
@@ -437,12 +438,17 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
             view = game.view(seat_index)
             level = seat.ai or (SUBSTITUTE_LEVEL if seat.away else DEFAULT_LEVEL)
             play = await self.offload(choose_play, level, game.seed, view)
-            async with self._held(table):
-                if table.nonce != nonce or table.status != PLAYING or table.game is not game:
-                    continue
-                if table.seats[seat_index] is not seat or not seat.autoplays:
-                    return  # the person came back
-                events = await self._apply(table, seat_index, play)
+            try:
+                async with self._held(table):
+                    if table.nonce != nonce or table.status != PLAYING or table.game is not game:
+                        continue
+                    if table.seats[seat_index] is not seat or not seat.autoplays:
+                        return  # the person came back
+                    events = await self._apply(table, seat_index, play)
+            except TableBusyError:
+                # another process holds the table: its change moves the game on and kicks the computer there
+                log.info("table %d: busy in another process; its computer move is left to it", table.id)
+                return
             await self._notify(table, events=events)
 
     REPOST_COOLDOWN = 30.0
@@ -588,8 +594,12 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background work failed", exc_info=task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        if isinstance(task.exception(), TableBusyError):  # an alarm whose table another process held: that
+            log.warning("background work skipped: its table was busy in another process")  # process re-arms it
+            return
+        log.error("background work failed", exc_info=task.exception())
 
     def _after(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
                closed: bool = False) -> None:

@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from .errors import TableError
+from bot.store.db import BusyError
+
+from .errors import TableBusyError, TableError
 from .model import Table
 
 if TYPE_CHECKING:
@@ -43,24 +45,33 @@ class SharedTablesMixin:
     async def _held(self, table: Table) -> AsyncIterator[None]:
         """Hold ``table`` for one change: its lock and, on a shared store, its row (reloading it first
         when another process saved it). A refusal (`TableError`) raised inside still commits what the
-        block saved before it (a person marked back); any other error rolls the transaction back."""
+        block saved before it (a person marked back); any other error rolls the transaction back.
+
+        Raises:
+            TableBusyError: another process held the row past the store's lock timeout, or the database
+                broke a deadlock (`bot.store.BusyError`); the transaction is rolled back and the block's
+                changes are undone as for any other error (the block did not run when the row was not had).
+        """
         async with table.lock:
             if not self.store.shared:
                 yield
                 return
             refused: TableError | None = None
-            async with self.store.db.transaction():
-                version = await self.store.claim_table(table.id)
-                if version is not None and version != table.version:
-                    row = await self.store.load_table(table.id)
-                    if row is not None:
-                        self._reload(table, row)
-                        self._arm(table)  # this process holds the table's alarms too; the row lock
-                        # and the nonce make whichever fires first the only one that acts
-                try:
-                    yield
-                except TableError as exc:
-                    refused = exc
+            try:
+                async with self.store.db.transaction():
+                    version = await self.store.claim_table(table.id)
+                    if version is not None and version != table.version:
+                        row = await self.store.load_table(table.id)
+                        if row is not None:
+                            self._reload(table, row)
+                            self._arm(table)  # this process holds the table's alarms too; the row lock
+                            # and the nonce make whichever fires first the only one that acts
+                    try:
+                        yield
+                    except TableError as exc:
+                        refused = exc
+            except BusyError as exc:
+                raise TableBusyError() from exc
             if refused is not None:
                 raise refused
 

@@ -172,3 +172,35 @@ async def test_a_quick_click_is_never_deferred(world):
     result = await world.ana.user.click(latest_hand(world.ana), custom_id=f"c4:p:1:{table.nonce}:{play.card.code}")
     await world.env.advance_time(5)
     assert result.acknowledged and not result.deferred
+
+
+async def test_a_click_on_a_table_busy_in_another_process_is_answered_try_again_and_changes_nothing(world,
+                                                                                                   monkeypatch):
+    """With PostgreSQL, a table's row another process holds past the lock timeout refuses the click
+    (`TableBusyError`, see tests/bot/test_shared_tables.py). The player gets, ephemerally and in their
+    language, "nothing was played, try again"; their hand and the game are as before, and the same
+    button plays once the table is free."""
+    from bot.tables import TableBusyError
+
+    table = await start_vs_computer(world)
+    hand = ana_to_play(world, table)
+    play = one_click_play(table)
+    nonce, cards = table.nonce, list(table.game.hands[0])
+    custom_id = f"c4:p:1:{nonce}:{play.card.code}"
+    service = world.bot.tables
+    real_play = service.play
+
+    async def busy(*args, **kwargs):
+        raise TableBusyError()
+
+    monkeypatch.setattr(service, "play", busy)
+    refused = await click_raw(world.env, world.ana.user, hand, custom_id)
+    assert refused.acknowledged and refused.ephemeral
+    assert refused.response.content == t("err.table_busy", "en")
+    assert table.nonce == nonce and list(table.game.hands[0]) == cards, "nothing was played"
+
+    monkeypatch.setattr(service, "play", real_play)
+    again = await click_raw(world.env, world.ana.user, hand, custom_id)
+    assert again.acknowledged and not again.ephemeral
+    assert play.card not in table.game.hands[0], "the same button plays once the table is free"
+    assert world.env.errors == []

@@ -18,7 +18,7 @@ import pytest
 
 from bot.engine import Game
 from bot.store import Store
-from bot.tables import NotYourTurnError, Played, StaleError, TableService
+from bot.tables import NotYourTurnError, Played, StaleError, TableBusyError, TableService
 from bot.tables.service import _game_of
 from bot.tables.timers import ManualClock
 
@@ -191,3 +191,43 @@ def test_each_process_plays_one_seat_and_reloads_the_table_the_other_changed(pro
         with pytest.raises(StaleError):
             p.run(p.service.play(table_id, **stale))
     assert b.service.get(table_id).game == a.service.get(table_id).game == reference, "… until it acts: reloaded"
+
+
+def test_a_click_on_a_table_whose_row_another_process_holds_is_refused_busy_and_changes_nothing(processes):
+    """Design §9 item 5: a third connection holds the table's row (a process stuck mid-change). A click
+    waits at most the store's lock timeout, then is refused with `TableBusyError` (an ephemeral "try
+    again"): no play stored, the version and the in-memory game unchanged. Once the row is free, the same
+    click plays."""
+    import asyncpg
+
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    svc = a.service
+    svc.store.lock_timeout_ms = 200
+    rng = random.Random(5)
+    for _ in range(3):
+        play, kwargs = _click(reference, rng, user_of)
+        assert isinstance(a.run(svc.play(table_id, **kwargs)), Played)
+        reference.play(play, seat=reference.to_play)
+    play, kwargs = _click(reference, rng, user_of)
+    table = svc.get(table_id)
+    before = (table.nonce, table.version, table.game.snapshot(), len(table.game.plays))
+
+    holder = a.run(asyncpg.connect(a.url))
+    try:
+        a.run(holder.execute("BEGIN"))
+        a.run(holder.execute("SELECT version FROM tables WHERE id = $1 FOR UPDATE", table_id))
+        with pytest.raises(TableBusyError) as refused:
+            a.run(svc.play(table_id, **kwargs))
+        assert refused.value.key == "err.table_busy"
+        assert (table.nonce, table.version, table.game.snapshot(), len(table.game.plays)) == before
+    finally:
+        a.run(holder.execute("ROLLBACK"))
+        a.run(holder.close())
+    row = a.run(svc.store.load_table(table_id))
+    assert len(row.plays) == 3 and row.version == before[1], "nothing was stored while the row was held"
+
+    result = a.run(svc.play(table_id, **kwargs))
+    assert isinstance(result, Played) and result.play == play, "the same click plays once the row is free"
+    reference.play(play, seat=reference.to_play)
+    assert _game_of(a.run(svc.store.load_table(table_id))) == reference

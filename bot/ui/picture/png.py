@@ -275,16 +275,19 @@ def render_table(scene: TableScene) -> bytes:
             bands[band].append(number)
     keys = [(seats, band, tuple(sorted(numbers))) for band, numbers in enumerate(bands)]
     blocks = [_BANDS.get(key) for key in keys]
-    if None in blocks:  # draw the picture's rows to compress the bands not seen lately
-        canvas = _base(seats).copy()
+    missing = [band for band, block in enumerate(blocks) if block is None]
+    if missing:  # draw the rows of the bands not seen lately (and only those) to compress them
+        top, bottom = missing[0] * BAND_ROWS, min(H, (missing[-1] + 1) * BAND_ROWS)
+        canvas = _base(seats).crop((0, top, W + 1, bottom))
         for box, image in tiles:
-            canvas.paste(image, (box[0] + 1, box[1]))
+            if box[1] < bottom and top < box[3]:
+                canvas.paste(image, (box[0] + 1, box[1] - top))
         rows = canvas.tobytes()
         step = BAND_ROWS * (W + 1)
-        for band, block in enumerate(blocks):
-            if block is None:
-                block = blocks[band] = _deflate(rows[band * step:(band + 1) * step])
-                _BANDS.put(keys[band], block, len(block[0]) + 100)
+        for band in missing:
+            start = (band - missing[0]) * step
+            block = blocks[band] = _deflate(rows[start:start + step])
+            _BANDS.put(keys[band], block, len(block[0]) + 100)
     return _png(blocks)  # type: ignore[arg-type]
 
 
