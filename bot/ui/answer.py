@@ -105,12 +105,19 @@ async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
 
 
 async def show(interaction: discord.Interaction, payload: Any) -> None:
-    """Show ``payload`` (a `bot.ui.render.Payload`) in place of the message a component is on, as `edit`
-    does, through `bot.ui.wire` (no message object is built from Discord's answer: a play's hot path).
+    """Show ``payload`` (a `bot.ui.render.Payload`, a hand) in place of the message a component is on, as
+    `edit` does, through `bot.ui.wire` (no message object is built from Discord's answer: a play's hot
+    path), when that message is private: in a DM or ephemeral. On any other message (a hand's custom_id
+    pressed on the public table message: stale, foreign or forged) the hand is a new ephemeral message, so
+    that no hand ever shows in a channel.
 
     Raises:
-        discord.HTTPException: Discord refused the edit.
+        discord.HTTPException: Discord refused the answer.
     """
+    message = interaction.message
+    if message is not None and interaction.guild_id is not None and not message.flags.ephemeral:
+        await reply(interaction, **payload.send_kwargs())
+        return
     async with _lock(interaction):
         if not interaction.response.is_done():
             await wire.update_message(interaction, payload)

@@ -12,7 +12,16 @@ from bot.tables import FINISHED, Choice, Seat, Table, TableError
 from bot.tables.choices import outcome
 from bot.ui import records, render
 
-from .helpers import double_click, play_to_end, table_of
+from .helpers import (
+    click_raw,
+    custom_ids,
+    double_click,
+    pick_play,
+    play_through_ui,
+    play_to_end,
+    public_message,
+    table_of,
+)
 
 # ---------------------------------------------------------------------- helpers
 
@@ -298,4 +307,52 @@ async def test_capture_menu_on_the_hand_merges_suit_only_twins_and_a_choice_play
     assert table.nonce == nonce + 1
     played = table.game.plays[-1]
     assert ".".join(c.code for c in played.sorted_captures()) == captures[-1]
+    assert world.env.errors == []
+
+
+async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerally_and_never_shows_a_hand(world):
+    """QA: a card's custom_id pressed on the public table message (stale, foreign or forged) was answered by
+    editing the message it was on: the table message became the presser's hand, cards and buttons, for
+    the whole channel. Now the answer (the capture menu, or the hand after the play) is ephemeral, and the
+    public message stays the table's."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+
+    def card_with(captures_wanted):
+        game = table.game
+        for card in game.hands[game.to_play]:
+            if captures_wanted(len([p for p in game.plays_for(card) if p.captures])):
+                return card
+        return None
+
+    pressed = {"menu": False, "play": False}
+    for _ in range(400):
+        if all(pressed.values()) or table.status != "playing":
+            break
+        kind = "menu" if not pressed["menu"] and card_with(lambda n: n > 1) else (
+            "play" if not pressed["play"] and card_with(lambda n: n <= 1) else None)
+        if kind is None:
+            seat, play = pick_play(table)
+            await play_through_ui(members[table.seats[seat].user_id], table, play)
+            continue
+        card = card_with(lambda n: n > 1) if kind == "menu" else card_with(lambda n: n <= 1)
+        seat = table.game.to_play
+        member = members[table.seats[seat].user_id]
+        nonce = table.nonce
+        public = public_message(world, table)
+        result = await click_raw(world.env, member, public, f"c4:p:1:{nonce}:{card.code}")
+        assert result.acknowledged and result.ephemeral, f"{kind}: the answer is the presser's alone"
+        assert card.code in (result.response.content or "") or any(card.code in c for c in
+                                                                   custom_ids(result.response))
+        if kind == "play":
+            assert table.nonce == nonce + 1, "the card was played"
+        pressed[kind] = True
+        await world.env.advance_time(2)
+        seen = next(m for m in world.channel.history(viewer=world.eva) if m.id == table.messages.public)
+        assert not any(c.startswith(("c4:p:", "c4:c:", "c4:t:")) for c in custom_ids(seen)), \
+            f"{kind}: no hand control on the public table message"
+        assert not any(f"c4_{c.code}:" in (seen.content or "") for c in table.game.hands[seat])
+    assert all(pressed.values()), pressed
     assert world.env.errors == []
