@@ -332,7 +332,11 @@ class TablesCog(commands.Cog):
                            lang: str, *, page: int = 0) -> None:
         """Answer a click on a hand by editing that hand (DM or ephemeral) through the interaction: the
         capture menu of an ambiguous card appears on the hand itself; after a play, the hand as it is now.
-        No channel write: a DM hand answered this way is marked shown for the presenter."""
+        No channel write: a DM hand answered this way is marked shown for the presenter.
+
+        When Discord refuses that answer after a play (a 5xx, or 10062 when the answer came too late) the
+        play stands: the DM hand is written again by the presenter, and nothing tells the player an error
+        happened (there was none in the game). A refused capture menu raises (nothing was played)."""
         seat = result.view.seat if isinstance(result, Choice) else result.seat
         assert seat is not None and table.game is not None
         choice = result if isinstance(result, Choice) else None
@@ -345,10 +349,13 @@ class TablesCog(commands.Cog):
             self.notifier.hand_shown(table, seat, interaction)  # before any await: the presenter must not write it too
         try:
             await answer.show(interaction, payload)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
             if on_dm_hand:
                 self.notifier.hands.forget_shown(table, seat)
-            raise
+            if choice is not None:
+                raise
+            log.warning("interaction %s: the play stands, its answer was refused (%s %s)", interaction.id,
+                        exc.status, exc.code)
 
     async def _refuse_play(self, interaction: discord.Interaction, table: Table, error: TableError, nonce: int,
                            lang: str, card: str = "") -> None:
@@ -433,7 +440,8 @@ class TablesCog(commands.Cog):
         """Show another page of a capture menu (nothing is played; a stale menu is refused as usual)."""
         try:
             page = int(value[len(render.PAGE_VALUE_PREFIX):])
-            result = await self.service.play(table.id, user_id=interaction.user.id, nonce=nonce, card=card)
+            result = await self.service.play(table.id, user_id=interaction.user.id, nonce=nonce, card=card,
+                                             ask=True)
         except ValueError:
             page, result = 0, None
         except TableError as error:

@@ -264,6 +264,21 @@ class Store:
         """Record the Discord message ids of a table (lobby, public message, DMs)."""
         await self.db.execute("UPDATE tables SET messages = ? WHERE id = ?", json.dumps(messages), table_id)
 
+    async def save_rematch_check(self, table_id: int, state: dict[str, Any] | None) -> None:
+        """Keep the open rematch ready check of a finished table (``state``, JSON-able), or forget it (None:
+        the check ended)."""
+        if state is None:
+            await self.db.execute("DELETE FROM rematch_checks WHERE table_id = ?", table_id)
+        else:
+            await self.db.execute(
+                "INSERT INTO rematch_checks (table_id, state) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET state = excluded.state", table_id, json.dumps(state))
+
+    async def load_rematch_checks(self) -> dict[int, dict[str, Any]]:
+        """Every kept rematch ready check, by table id (resumed after a restart)."""
+        rows = await self.db.fetch("SELECT table_id, state FROM rematch_checks ORDER BY table_id")
+        return {int(r["table_id"]): json.loads(r["state"]) for r in rows}
+
     def _row(self, row: Any) -> TableRow:
         return TableRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], host_id=row["host_id"],

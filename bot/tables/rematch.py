@@ -2,10 +2,11 @@
 of the finished table has accepted within `READY_TIMEOUT` seconds (computer players accept). A decline
 or the timeout cancels it.
 
-Mixed into `TableService` (which provides ``tables``, ``clock``, ``scheduler``, ``notifier``, ``fetch``,
-``_seating``, ``_rematch_seated``, ``table_in_channel``, ``link`` and ``_spawn``). Ready checks live in
-memory: after a restart an open check is gone, and its buttons answer that it expired (press «Revancha»
-again).
+Mixed into `TableService` (which provides ``tables``, ``store``, ``clock``, ``scheduler``, ``notifier``,
+``fetch``, ``_seating``, ``_rematch_seated``, ``table_in_channel``, ``link`` and ``_spawn``). An open check
+is kept in the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
+message once posted, so a restart resumes it (`resume_rematch_checks`): its buttons keep working and it
+expires on time, its message edited, as without a restart.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import ChannelBusyError, NotPlayingError, SeatError, TableError, WrongStateError
 from .model import FINISHED, Table
@@ -48,6 +50,20 @@ class ReadyCheck:
     error: TableError | None = None
     message_id: int | None = None
     """The presenter's message for this check (it posts it, then edits it)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The open check as JSON-able data (kept while it is open; `from_dict` reads it back)."""
+        return {"asked_by": self.asked_by, "deadline": self.deadline, "waiting": list(self.waiting),
+                "accepted": list(self.accepted), "message_id": self.message_id}
+
+    @classmethod
+    def from_dict(cls, table_id: int, data: dict[str, Any]) -> ReadyCheck:
+        """The open check of ``table_id`` kept as ``data`` (`to_dict`)."""
+        message_id = data.get("message_id")
+        return cls(table_id, int(data["asked_by"]), float(data["deadline"]),
+                   waiting=[int(u) for u in data.get("waiting", [])],
+                   accepted=[int(u) for u in data.get("accepted", [])],
+                   message_id=int(message_id) if message_id is not None else None)
 
 
 class RematchMixin:
@@ -111,7 +127,7 @@ class RematchMixin:
         else:
             self.scheduler.arm((table_id, "rematch"), check.deadline,  # type: ignore[attr-defined]
                                lambda: self._expire_rematch(table_id))
-        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
+        await self._rematch_changed(old, check)
         return check
 
     async def vote_rematch(self, table_id: int, *, user_id: int, accept: bool) -> ReadyCheck:
@@ -143,8 +159,43 @@ class RematchMixin:
             if not check.waiting:
                 self.scheduler.cancel((table_id, "rematch"))  # type: ignore[attr-defined]
                 await self._deal_rematch(old, check)
-        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
+        await self._rematch_changed(old, check)
         return check
+
+    async def _rematch_changed(self, old: Table, check: ReadyCheck) -> None:
+        """A check opened or changed: keep it in the store while it is open (forget it once it ended), then
+        let the presenter post or edit its message."""
+        await self.store.save_rematch_check(  # type: ignore[attr-defined]
+            check.table_id, check.to_dict() if check.status == OPEN else None)
+        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
+
+    async def rematch_posted(self, check: ReadyCheck) -> None:
+        """The presenter posted the message of ``check`` (``check.message_id``): keep it with the check, so
+        that after a restart that message is the one edited."""
+        async with self._rematch_guard:
+            if check.status == OPEN and self._checks.get(check.table_id) is check:
+                await self.store.save_rematch_check(check.table_id, check.to_dict())  # type: ignore[attr-defined]
+
+    async def resume_rematch_checks(self) -> int:
+        """After a restart: every kept open check is open again and its expiry armed (one whose time ran
+        out while the bot was down expires at once, its message edited). A kept check of a table that is
+        gone or not finished is forgotten. Returns the number of checks resumed."""
+        resumed = 0
+        for table_id, data in (await self.store.load_rematch_checks()).items():  # type: ignore[attr-defined]
+            try:
+                old = await self.fetch(table_id)  # type: ignore[attr-defined]
+            except TableError:
+                old = None
+            if old is None or old.status != FINISHED or table_id in self._checks:
+                await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
+                continue
+            check = self._checks[table_id] = ReadyCheck.from_dict(table_id, data)
+            self.scheduler.arm((table_id, "rematch"), check.deadline,  # type: ignore[attr-defined]
+                               lambda table_id=table_id: self._expire_rematch(table_id))
+            resumed += 1
+        if resumed:
+            log.info("resumed %d rematch ready checks", resumed)
+        return resumed
 
     async def _deal_rematch(self, old: Table, check: ReadyCheck) -> None:
         """Everyone accepted: open the new table and deal (its lobby and table messages follow)."""
@@ -163,9 +214,10 @@ class RematchMixin:
             if check is None or check.status != OPEN:
                 return
             check.status = EXPIRED
-        log.info("table %d: rematch ready check expired", table_id)
-        try:
-            old = await self.fetch(table_id)  # type: ignore[attr-defined]
-        except TableError:
-            return
-        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
+            log.info("table %d: rematch ready check expired", table_id)
+            try:
+                old = await self.fetch(table_id)  # type: ignore[attr-defined]
+            except TableError:
+                await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
+                return
+            await self._rematch_changed(old, check)

@@ -148,6 +148,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
             if table.status == PLAYING:
                 self._spawn(self._resume(table))
         log.info("restored %d open tables", len(rows))
+        await self.resume_rematch_checks()
         await self.catch_up_ratings()
         return len(rows)
 
@@ -328,12 +329,15 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
     # ------------------------------------------------------------------ playing
 
     async def play(self, table_id: int, *, user_id: int, nonce: int, card: str,
-                   captures: str | None = None, trail: bool = False) -> Played | Choice:
+                   captures: str | None = None, trail: bool = False, ask: bool = False) -> Played | Choice:
         """A player plays ``card`` from the hand shown at turn ``nonce``.
 
         Args:
-            captures: the chosen capture as card codes (``"3C 4H JS"``), from the second step.
+            captures: the chosen capture as card codes (``"3C 4H JS"``), from the second step; empty or
+                with a card twice, it is refused (`IllegalPlayError`).
             trail: trail the card even though it could capture (the explicit trail control).
+            ask: only ask which capture (a page of the capture menu): the `Choice` of a card that has one;
+                any other card is refused (`IllegalPlayError`), and nothing is ever played.
 
         Returns:
             `Played` once accepted and persisted; or `Choice` when the card can capture in several ways
@@ -370,11 +374,18 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
                 raise IllegalPlayError("err.card_not_in_hand") from None
             capture_options = distinct_captures((p for p in options if p.captures), game.view(seat))
             can_trail = any(p.is_trail for p in options)
+            if ask:
+                if len(capture_options) > 1:
+                    return Choice(the_card, capture_options, can_trail, game.view(seat))
+                raise IllegalPlayError()  # no menu for this card: a page of one plays nothing
             if trail:
                 if not can_trail:
                     raise IllegalPlayError("err.must_capture", card=str(the_card))
                 play = Play.trail(the_card)
             elif captures is not None:
+                codes = captures.split()
+                if not codes or len(set(codes)) != len(codes):
+                    raise IllegalPlayError()  # no capture chosen (a trail is ``trail``), or a card twice
                 try:
                     play = Play.parse(the_card, captures)
                 except CardError:

@@ -566,6 +566,8 @@ class DiscordNotifier:
                 check.message_id = (await channel.send(**payload.send_kwargs())).id
             except discord.HTTPException as exc:
                 log.warning("table %d: rematch message failed (%s %s)", table.id, exc.status, exc.code)
+                return
+            await self.service.rematch_posted(check)
             return
         try:
             await channel.get_partial_message(check.message_id).edit(**payload.edit_kwargs())

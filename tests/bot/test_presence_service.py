@@ -97,7 +97,7 @@ async def play_turn(service, table):
     seat = game.to_play
     play = choose_play("greedy", game.seed, game.view(seat))
     result = await service.play(table.id, user_id=table.seats[seat].user_id, nonce=table.nonce,
-                                card=play.card.code, captures=" ".join(c.code for c in play.sorted_captures()),
+                                card=play.card.code, captures=" ".join(c.code for c in play.sorted_captures()) or None,
                                 trail=play.is_trail and any(p.captures for p in game.plays_for(play.card)))
     assert isinstance(result, Played)
     await service.clock.settle()
@@ -316,3 +316,33 @@ async def test_guild_turn_timer_setting(service):
     assert await service.guild_turn_timer(1) == 45
     table = await service.create(guild_id=1, channel_id=2, user_id=ANA, name="ana", locale="es", players=2)
     assert table.timers.turn_timer == 45
+
+
+async def test_a_rematch_check_that_ran_out_while_down_expires_at_the_restart(made, clock):
+    """An open rematch ready check is kept in the store (on both backends) with its message; a restart
+    after its minute ran out expires it at once and forgets it. One still running is resumed."""
+    from bot.tables.rematch import EXPIRED, OPEN, READY_TIMEOUT
+
+    first = await made()
+    tables = [await people(first, n=2, channel=c, first=ANA + 100 * c) for c in (2, 3)]
+    for table in tables:
+        while table.status == "playing":
+            await play_turn(first, table)
+        assert table.status == "finished"
+    early = await first.ask_rematch(tables[0].id, user_id=tables[0].seats[0].user_id)
+    early.message_id = 555
+    await first.rematch_posted(early)
+    await clock.advance(READY_TIMEOUT - 10)
+    late = await first.ask_rematch(tables[1].id, user_id=tables[1].seats[0].user_id)
+    kept = await first.store.load_rematch_checks()
+    assert set(kept) == {tables[0].id, tables[1].id} and kept[tables[0].id]["message_id"] == 555
+    await first.close()
+    await clock.advance(20)  # down past the first check's minute, not the second's
+
+    second = await made()
+    assert second.ready_check(tables[0].id).status == EXPIRED
+    resumed = second.ready_check(tables[1].id)
+    assert resumed.status == OPEN and resumed.deadline == late.deadline
+    assert set(await second.store.load_rematch_checks()) == {tables[1].id}
+    await second.vote_rematch(tables[1].id, user_id=tables[1].seats[1].user_id, accept=False)
+    assert await second.store.load_rematch_checks() == {}

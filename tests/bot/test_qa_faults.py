@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.engine import Card, Event, Game, Play, Rules
 from bot.engine import EventKind as K
+from bot.i18n import t
 from bot.learn import present as learn_present
 from bot.tables import FINISHED, Choice, Seat, Table, TableError
 from bot.tables.choices import outcome
@@ -16,6 +19,7 @@ from .helpers import (
     click_raw,
     custom_ids,
     double_click,
+    latest_hand,
     pick_play,
     play_through_ui,
     play_to_end,
@@ -356,3 +360,80 @@ async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerall
         assert not any(f"c4_{c.code}:" in (seen.content or "") for c in table.game.hands[seat])
     assert all(pressed.values()), pressed
     assert world.env.errors == []
+
+
+async def _hand_at(world, hands: list[str], on_table: str):
+    """ana (seat 0) to play from a fixed position of a 1 v 1 between people; her ephemeral hand."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    table.game = Game.from_position(Rules.preset("quito"), players=2, hands=hands, table=on_table, dealer=1,
+                                    to_play=0)
+    return table, (await world.ana.slash(world.channel, "cuarenta hand")).response
+
+
+async def test_a_capture_menu_page_value_for_a_card_without_a_menu_plays_nothing(world):
+    """QA: a capture menu's page value ("~<page>") only turns the page, but for a card with one capture (5♣
+    takes the 5♥) or none (K♣) it played the card. Now it is refused ("That play is not allowed."),
+    ephemerally, and the game is as it was."""
+    table, hand = await _hand_at(world, ["5C 2C KC", "KH QH JH"], "5H 3S")
+    for card, page in (("5C", "~1"), ("KC", "~0")):
+        nonce, before = table.nonce, table.game.snapshot()
+        result = await click_raw(world.env, world.ana, hand, f"c4:c:1:{nonce}:{card}", component_type=3,
+                                 values=[page])
+        assert result.acknowledged and result.ephemeral
+        assert result.response.content == t("err.illegal", "en")
+        assert table.nonce == nonce and table.game.snapshot() == before, f"the page value {page} played {card}"
+    assert world.env.errors == []
+
+
+async def test_a_capture_menu_with_no_value_or_a_card_twice_plays_nothing(world):
+    """QA: the capture select sent with no value trailed the 7♣, which could capture (4♥+3♠ or 6♦+A♠); a
+    trail on purpose is the "-" value or the trail control. An empty choice, or one naming a card twice,
+    is refused ephemerally and changes nothing; the real choice then plays."""
+    table, hand = await _hand_at(world, ["7C 2C KC", "KH QH JH"], "4H 3S AS 6D")
+    nonce, before = table.nonce, table.game.snapshot()
+    for values in ([], ["4H.4H.3S"]):
+        result = await click_raw(world.env, world.ana, hand, f"c4:c:1:{nonce}:7C", component_type=3,
+                                 values=values)
+        assert result.acknowledged and result.ephemeral, values
+        assert table.nonce == nonce and table.game.snapshot() == before, values
+    played = await click_raw(world.env, world.ana, hand, f"c4:c:1:{nonce}:7C", component_type=3, values=["3S.4H"])
+    assert played.acknowledged and table.nonce == nonce + 1
+    assert {c.code for c in table.game.table} == {"AS", "6D"}, "the 7♣ took the 4♥ and the 3♠"
+    assert world.env.errors == []
+
+
+@pytest.mark.parametrize("status,code", [(500, 0), (404, 10062)], ids=["5xx", "unknown-interaction"])
+async def test_a_play_whose_answer_discord_refuses_stands_and_nobody_is_told_of_an_error(world, caplog, status,
+                                                                                        code):
+    """QA: when Discord refused the answer of a card click (a 5xx after discord.py's retries, or 10062 when
+    the answer came too late), the card was played but the player was told "something went wrong" and an
+    ERROR was logged. The play stands: no error is shown or logged, and the presenter writes the DM hand
+    again, so it shows the game as it is."""
+    import logging
+
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    while True:
+        game = table.game
+        card = next((c for c in game.hands[game.to_play] if len([p for p in game.plays_for(c) if p.captures]) <= 1),
+                    None)
+        if card is not None:
+            break
+        seat, play = pick_play(table)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+    member = members[table.seats[table.game.to_play].user_id]
+    plays = len(table.game.plays)
+    world.env.inject_error("POST", "/interactions/*/callback", status=status, code=code, times=1)
+    result = await member.user.click(latest_hand(member), custom_id=f"c4:p:1:{table.nonce}:{card.code}")
+    await world.env.advance_time(2)
+    assert len(table.game.plays) == plays + 1, "the play stands"
+    generic = {t("err.generic", lang) for lang in ("es", "en", "pt")}
+    said = [result.response.content if result.response else None] + [f.content for f in result.followups]
+    assert not generic & set(said), said
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    hand = latest_hand(member)
+    assert card.code not in " ".join(custom_ids(hand)), "the DM hand was written again without the card played"

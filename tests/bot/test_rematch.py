@@ -67,3 +67,43 @@ async def test_an_unanswered_rematch_expires_after_a_minute(world):
     done = check_message(world)
     assert "No hay revancha" in done.content and "beto" in done.content and not custom_ids(done)
     assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
+
+
+async def test_an_open_rematch_survives_a_restart_and_the_last_accept_deals_the_new_mesa(world, make_bot):
+    """QA: an open ready check lived in memory only, so after a restart beto's «Acepto» was refused and the
+    check's message kept live-looking buttons forever. Now the check is kept in the store: after the
+    restart the same buttons work."""
+    table, final = await finished_1v1(world)
+    await world.ana.click(final, custom_id="c4:r:1")
+    await world.env.advance_time(2)
+    ready = check_message(world)
+    assert custom_ids(ready) == ["c4:k:1:y", "c4:k:1:n"]
+
+    await world.env.restart_bot(make_bot())
+    accepted = await world.beto.click(ready, custom_id="c4:k:1:y")
+    assert "Table #2" in accepted.response.content
+    new = table_of(world, 2)
+    assert new.status == "playing" and [s.user_id for s in new.seats] == [world.ana.id, world.beto.id]
+    await world.env.advance_time(2)
+    done = next(m for m in world.channel.history() if m.id == ready.id)
+    assert "Mesa #2" in done.content and not custom_ids(done), "the same message says it was dealt"
+    assert await world.bot.tables.store.load_rematch_checks() == {}, "an ended check is not kept"
+    assert world.env.errors == []
+
+
+async def test_an_open_rematch_expires_on_time_after_a_restart_and_its_message_loses_its_buttons(world, make_bot):
+    """QA: after a restart the check's message showed «Acepto» / «No» forever. Now its expiry is armed
+    again at the restart, and at the minute the message says nobody answered, without buttons."""
+    table, final = await finished_1v1(world)
+    await world.ana.click(final, custom_id="c4:r:1")
+    await world.env.advance_time(30)
+    ready = check_message(world)
+    await world.env.restart_bot(make_bot())
+    await world.env.advance_time(25)
+    assert custom_ids(next(m for m in world.channel.history() if m.id == ready.id)), "still open at 55 s"
+    await world.env.advance_time(10)
+    done = next(m for m in world.channel.history() if m.id == ready.id)
+    assert "No hay revancha" in done.content and "beto" in done.content and not custom_ids(done)
+    assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
+    assert await world.bot.tables.store.load_rematch_checks() == {}
+    assert world.env.errors == []
