@@ -104,6 +104,7 @@ class FakeDiscord:
         self.changed: dict[int, asyncio.Event] = {}
         self.buckets: dict[int, collections.deque[float]] = {}
         self.writer: asyncio.StreamWriter | None = None
+        self.answered: set[int] = set()  # interactions with a response, across `reset` (their tokens live on)
         self.reset()
 
     def reset(self) -> None:
@@ -422,6 +423,7 @@ class FakeDiscord:
             # Discord drops an interaction not answered within 3 s ("This interaction failed")
             if ctx is not None and ctx["id"] == iid and iid not in self.callbacks:
                 self.callbacks[iid] = [now, int((await self.body(request))[0].get("type", 0)), 1]
+                self.answered.add(iid)
                 self.expired += 1
                 if self.writer is not None:
                     self.writer.write(f"A {iid} -1\n".encode())
@@ -434,6 +436,7 @@ class FakeDiscord:
             seen[2] += 1
             return _error(400, "Interaction has already been acknowledged.", 40060)
         self.callbacks[iid] = [now, kind, 1]
+        self.answered.add(iid)
         if self.writer is not None:
             self.writer.write(f"A {iid} {kind}\n".encode())
         channel_id = ctx["channel_id"]
@@ -502,7 +505,7 @@ class FakeDiscord:
         body, files = await self.body(request)
         metadata = {"id": str(ctx["id"]), "type": ctx["type"], "user": self.user(ctx["user_id"]),
                     "authorizing_integration_owners": {}}
-        if ctx["id"] not in self.callbacks:
+        if ctx["id"] not in self.answered:
             return _error(404, "Unknown Webhook", 10015)  # no follow-up before the interaction's response
         message = self.new_message(ctx["channel_id"], body, files, interaction=metadata)
         ctx["followups"].add(int(message["id"]))
