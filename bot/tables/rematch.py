@@ -3,7 +3,9 @@ of the finished table has accepted within `READY_TIMEOUT` seconds (computer play
 or the timeout cancels it.
 
 Mixed into `TableService` (which provides ``tables``, ``store``, ``clock``, ``scheduler``, ``notifier``,
-``fetch``, ``_seating``, ``_rematch_seated``, ``table_in_channel``, ``link`` and ``_spawn``). An open check
+``fetch``, ``_seating``, ``_held``, ``_maybe_start``, ``_save``, ``_after``, ``table_in_channel``,
+``table_of_user``, ``_check_not_seated_elsewhere``, ``link`` and ``_spawn``). `rematch` deals at once
+(every seat agreed); «Revancha» goes through the ready check. An open check
 is kept in the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
 message once posted, so a restart resumes it (`resume_rematch_checks`): its buttons keep working and it
 expires on time, its message edited, as without a restart.
@@ -16,8 +18,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.store import ChannelBusyError as StoreChannelBusy
+
 from .errors import ChannelBusyError, NotPlayingError, SeatError, TableError, WrongStateError
-from .model import FINISHED, Table
+from .model import FINISHED, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +200,55 @@ class RematchMixin:
         if resumed:
             log.info("resumed %d rematch ready checks", resumed)
         return resumed
+
+    async def rematch(self, table_id: int, *, user_id: int) -> Table:
+        """Open a new table in the same channel with the same seats and start it at once (any person
+        who played the finished mesa may ask).
+
+        Raises:
+            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
+            ChannelBusyError, SeatError (someone sits at another table).
+        """
+        old = await self.fetch(table_id)  # type: ignore[attr-defined]
+        if old.status != FINISHED:
+            raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
+        if old.seat_of(user_id) is None:
+            raise NotPlayingError()
+        async with self._seating:  # type: ignore[attr-defined]
+            return await self._rematch_seated(old, user_id)
+
+    async def _rematch_seated(self, old: Table, user_id: int) -> Table:
+        """`rematch` under the seating lock. A second click (the rematch of ``old`` is already open and
+        the clicker sits there) gets that same table back."""
+        busy = self.table_in_channel(old.channel_id)  # type: ignore[attr-defined]
+        if busy is not None:
+            if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:
+                return busy
+            raise ChannelBusyError(table=busy.id, link=self.link(busy))  # type: ignore[attr-defined]
+        for _, seat in old.humans():
+            other = self.table_of_user(seat.user_id)  # type: ignore[attr-defined, arg-type]
+            if other is not None and seat.user_id != user_id:
+                raise SeatError("err.player_seated_elsewhere", name=seat.name, table=other.id,
+                                channel=other.channel_id)
+            self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[attr-defined, arg-type]
+        seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
+        meta = {**{k: v for k, v in old.meta.items() if k != "casual"}, "rematch_of": old.id}
+        try:
+            table_id = await self.store.create_table(  # type: ignore[attr-defined]
+                guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
+                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=meta,
+            )
+        except StoreChannelBusy:
+            raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
+        table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
+                      players=old.players, preset=old.preset, seats=seats, meta=meta)
+        table.timers.turn_timer = old.timers.turn_timer
+        self.tables[table_id] = table  # type: ignore[attr-defined]
+        async with self._held(table):  # type: ignore[attr-defined]
+            events = await self._maybe_start(table)  # type: ignore[attr-defined]
+            await self._save(table)  # type: ignore[attr-defined]
+        self._after(table, lobby=True, events=events)  # type: ignore[attr-defined]
+        return table
 
     async def _deal_rematch(self, old: Table, check: ReadyCheck) -> None:
         """Everyone accepted: open the new table and deal (its lobby and table messages follow)."""

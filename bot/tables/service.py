@@ -20,18 +20,15 @@ from bot import engine
 from bot.engine import Card, CardError, Event, EventKind, Game, GameView, Play
 from bot.houserules.settings import HouseSettingsRepo
 from bot.ratings import Ratings, chica_results
-from bot.store import ChannelBusyError as StoreChannelBusy
 from bot.store import Store, TableRow
 
 from .choices import distinct_captures
 from .errors import (
-    ChannelBusyError,
     IllegalPlayError,
     NoTableHereError,
     NotHostError,
     NotPlayingError,
     NotYourTurnError,
-    SeatError,
     StaleError,
     TableBusyError,
     TableError,
@@ -505,55 +502,6 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
             await self._save(table)
         log.info("table %d ended by user %d", table.id, user_id)
         self._after(table, closed=True)
-        return table
-
-    async def rematch(self, table_id: int, *, user_id: int) -> Table:
-        """Open a new table in the same channel with the same seats and start it at once (any person
-        who played the finished mesa may ask).
-
-        Raises:
-            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
-            ChannelBusyError, SeatError (someone sits at another table).
-        """
-        old = await self.fetch(table_id)
-        if old.status != FINISHED:
-            raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
-        if old.seat_of(user_id) is None:
-            raise NotPlayingError()
-        async with self._seating:
-            return await self._rematch_seated(old, user_id)
-
-    async def _rematch_seated(self, old: Table, user_id: int) -> Table:
-        """`rematch` under the seating lock. A second click (the rematch of ``old`` is already open and
-        the clicker sits there) gets that same table back."""
-        busy = self.table_in_channel(old.channel_id)
-        if busy is not None:
-            if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:
-                return busy
-            raise ChannelBusyError(table=busy.id, link=self.link(busy))
-        for _, seat in old.humans():
-            other = self.table_of_user(seat.user_id)  # type: ignore[arg-type]
-            if other is not None and seat.user_id != user_id:
-                raise SeatError("err.player_seated_elsewhere", name=seat.name, table=other.id,
-                                channel=other.channel_id)
-            self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
-        seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
-        meta = {**{k: v for k, v in old.meta.items() if k != "casual"}, "rematch_of": old.id}
-        try:
-            table_id = await self.store.create_table(
-                guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
-                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=meta,
-            )
-        except StoreChannelBusy:
-            raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
-        table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
-                      players=old.players, preset=old.preset, seats=seats, meta=meta)
-        table.timers.turn_timer = old.timers.turn_timer
-        self.tables[table_id] = table
-        async with self._held(table):
-            events = await self._maybe_start(table)
-            await self._save(table)
-        self._after(table, lobby=True, events=events)
         return table
 
     # ------------------------------------------------------------------ persistence and notification
