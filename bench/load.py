@@ -131,7 +131,8 @@ async def run(tables: int, rounds: int, think: float) -> dict[str, float]:
     """Open ``tables`` 1 v 1 tables and play ``rounds`` bursts; return the figures."""
     with tempfile.TemporaryDirectory() as tmp:
         seeds = iter(f"load-{i}" for i in range(100000))
-        settings = Settings(token="bench", database_path=str(Path(tmp) / "load.db"), ai_delay=0)
+        # pictures drawn in this process: worker processes would outlive the bot SimCord detaches
+        settings = Settings(token="bench", database_path=str(Path(tmp) / "load.db"), ai_delay=0, picture_workers=0)
         bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
                           shard_count=1)  # SimCord needs it; Discord decides in production
         async with simcord.run(bot) as env:

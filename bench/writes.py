@@ -36,11 +36,13 @@ async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str,
     """Play one mesa; return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         seeds = iter(f"bench-{name}-{mesa}-{i}" for i in range(1000))
-        # computers think in threads: SimCord detaches the bot without closing it, so a worker pool per
-        # mesa would outlive it (the REST writes counted here do not depend on where moves are computed)
-        settings = Settings(token="bench", database_path=str(Path(tmp) / "bench.db"), ai_delay=0, ai_workers=0)
+        # computers think and pictures are drawn in this process: SimCord detaches the bot without closing
+        # it, so worker processes per mesa would outlive it (and multiprocessing waits for them on SimCord's
+        # frozen clock); the REST writes counted here do not depend on where that work is done
+        settings = Settings(token="bench", database_path=str(Path(tmp) / "bench.db"), ai_delay=0, ai_workers=0,
+                            picture_workers=0)
         bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
-                          shard_count=1)  # SimCord needs it; Discord decides in production
+                          offload=_inline, shard_count=1)  # SimCord needs it; Discord decides in production
         async with simcord.run(bot) as env:
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("cuarenta")
@@ -74,6 +76,12 @@ async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str,
                         "public": dense.get(channel.id, 0), "dm": max(dms, default=0), "seconds": seconds}
             finally:
                 undo()
+
+
+async def _inline(func, *args):
+    """Computer moves computed on the loop, as the tests do (SimCord settles a click while the bot's
+    sleeps wait on its virtual clock; a move in a thread left that settling waiting for ever)."""
+    return func(*args)
 
 
 def main() -> None:
