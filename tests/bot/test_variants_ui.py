@@ -238,7 +238,7 @@ async def test_a_periquito_is_taken_announced_and_counted_in_the_hand_record(wor
     name = table.seats[event.seat].name
     rank = words.rank_word(event.rank, "es")
     live = public_message(world, table).embeds[0].description
-    assert t("play.periquito", "es", ranks=rank, points="(+6)") in live, live  # the public drama line
+    assert tn("play.periquito", 1, "es", ranks=rank, points="(+6)") in live, live  # the public drama line
     assert "riquito!**" in live
     callout = " ".join(s.value for s in layout(scene.table_scene(table, "es")).role("callout"))
     assert "periquito" in callout.lower(), callout  # the picture calls it out too
