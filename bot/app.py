@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -133,7 +134,8 @@ class CuarentaBot(commands.AutoShardedBot):
             self.ai_offload = ProcessOffload(settings.ai_workers)
         self._offload = offload or self.ai_offload
         self.picture_workers: PictureWorkers | None = None
-        if pictures and settings.picture_workers > 0 and not sync_only:
+        # the workers' pipes are read with ``loop.add_reader``, which Windows' event loop lacks: drawn in-process there
+        if pictures and settings.picture_workers > 0 and not sync_only and sys.platform != "win32":
             self.picture_workers = PictureWorkers(settings.picture_workers)
         self._edit_interval = edit_interval
         self._clock = clock

@@ -4,9 +4,8 @@ or the timeout cancels it.
 
 Mixed into `TableService` (which provides ``tables``, ``store``, ``clock``, ``scheduler``, ``notifier``,
 ``fetch``, ``_seating``, ``_held``, ``_maybe_start``, ``_save``, ``_after``, ``table_in_channel``,
-``table_of_user``, ``_check_not_seated_elsewhere``, ``link`` and ``_spawn``). `rematch` deals at once
-(every seat agreed); «Revancha» goes through the ready check. An open check
-is kept in the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
+``table_of_user``, ``_check_not_seated_elsewhere``, ``link`` and ``_spawn``). An open check is kept in
+the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
 message once posted, so a restart resumes it (`resume_rematch_checks`): its buttons keep working and it
 expires on time, its message edited, as without a restart.
 """
@@ -201,25 +200,15 @@ class RematchMixin:
             log.info("resumed %d rematch ready checks", resumed)
         return resumed
 
-    async def rematch(self, table_id: int, *, user_id: int) -> Table:
-        """Open a new table in the same channel with the same seats and start it at once (any person
-        who played the finished mesa may ask).
+    async def _rematch_seated(self, old: Table, user_id: int) -> Table:
+        """Open a new table in the channel of the finished ``old`` with the same seats (``user_id`` its
+        host) and start it at once; called under the seating lock when every person accepted. A second
+        call (the rematch of ``old`` is already open and ``user_id`` sits there) gets that same table back.
 
         Raises:
-            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
-            ChannelBusyError, SeatError (someone sits at another table).
+            ChannelBusyError (another table is open in the channel), SeatError (someone sits at another
+            table).
         """
-        old = await self.fetch(table_id)  # type: ignore[attr-defined]
-        if old.status != FINISHED:
-            raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
-        if old.seat_of(user_id) is None:
-            raise NotPlayingError()
-        async with self._seating:  # type: ignore[attr-defined]
-            return await self._rematch_seated(old, user_id)
-
-    async def _rematch_seated(self, old: Table, user_id: int) -> Table:
-        """`rematch` under the seating lock. A second click (the rematch of ``old`` is already open and
-        the clicker sits there) gets that same table back."""
         busy = self.table_in_channel(old.channel_id)  # type: ignore[attr-defined]
         if busy is not None:
             if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:

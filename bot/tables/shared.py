@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from bot.store.db import BusyError
+from bot.store import BusyError
 
 from .errors import TableBusyError, TableError
 from .model import Table

@@ -53,7 +53,20 @@ def default_context() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _init_worker(modules: Sequence[str]) -> None:
+def mp_context(method: str | None = None) -> multiprocessing.context.BaseContext:
+    """The `multiprocessing` context of the bot's worker processes: ``method`` (default
+    `default_context`).
+
+    Raises:
+        ValueError: ``method`` is ``"fork"`` (the bot's process runs threads) or unknown here.
+    """
+    method = method or default_context()
+    if method == "fork":
+        raise ValueError("the 'fork' start method is refused: the bot's process runs threads")
+    return multiprocessing.get_context(method)
+
+
+def init_worker(modules: Sequence[str]) -> None:
     """A worker's start: ignore SIGINT (Ctrl+C reaches the whole process group; the bot's process closes
     the pool itself) and import ``modules``. An import that fails is left for the call to report."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -91,11 +104,8 @@ class ProcessOffload:
                  preload: Sequence[str] = PRELOAD) -> None:
         if max_workers is not None and max_workers < 1:
             raise ValueError(f"max_workers must be at least 1, not {max_workers}")
-        method = context or default_context()
-        if method == "fork":
-            raise ValueError("the 'fork' start method is refused: the bot's process runs threads")
-        self._context = multiprocessing.get_context(method)  # ValueError for an unknown method
-        self.context = method
+        self._context = mp_context(context)
+        self.context = self._context.get_start_method()
         self.max_workers = max_workers or default_workers()
         self.preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
@@ -169,7 +179,7 @@ class ProcessOffload:
     def _ensure_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.max_workers, mp_context=self._context,
-                                             initializer=_init_worker, initargs=(self.preload,))
+                                             initializer=init_worker, initargs=(self.preload,))
         return self._pool
 
     def _discard(self, pool: ProcessPoolExecutor, attempt: int, exc: BaseException) -> None:

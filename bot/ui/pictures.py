@@ -14,7 +14,8 @@ other tables' answers while it runs. `PictureWorkers` draws them in worker proce
 - **Each table always goes to the same worker** (table id modulo the workers): that worker's caches
   (tiles, compressed bands, laid-out parts) hold the table's last picture, and the next play's picture
   redraws only what changed, as in one process.
-- **A worker that dies** (killed, out of memory) fails the pictures it held; each is asked once more of a
+- **A worker that dies** (killed, out of memory), or answers nothing for `ANSWER_TIMEOUT` seconds (then it
+  is ended), fails the pictures it held; each is asked once more of a
   new worker, then drawn in a thread of the bot's process, so a table message never loses its picture for
   that. `restarts` and `fallbacks` count those events.
 
@@ -24,18 +25,14 @@ This module imports neither discord nor the store; a worker imports Pillow and `
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import importlib
 import itertools
 import logging
-import multiprocessing
 import os
 import pickle
-import signal
 from collections.abc import Sequence
 from typing import Any
 
-from bot.tables.workers import OffloadClosedError, default_context
+from bot.tables.workers import OffloadClosedError, init_worker, mp_context
 
 from .picture import TableScene, render_table
 
@@ -47,6 +44,10 @@ PRELOAD: tuple[str, ...] = ("bot.ui.picture",)
 IN_FLIGHT = 16
 """Requests a worker's pipe holds at most (about 1 KB each: far below a pipe's 64 KB)."""
 
+ANSWER_TIMEOUT = 10.0
+"""Seconds a picture is waited for (a picture takes milliseconds): a worker that takes longer is taken
+for stuck, ended, and the picture asked again."""
+
 
 class PictureWorkerDied(RuntimeError):
     """The worker process drawing a picture ended before answering (internal: the picture is asked again)."""
@@ -55,10 +56,7 @@ class PictureWorkerDied(RuntimeError):
 def _serve(conn: Any, preload: Sequence[str]) -> None:
     """A worker: read ``(number, scene)`` requests from ``conn``, answer ``(number, True, png)`` or
     ``(number, False, exception)``, until the bot's end of the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the process group; the bot stops us
-    for name in preload:
-        with contextlib.suppress(Exception):  # a picture that needs it reports the real error
-            importlib.import_module(name)
+    init_worker(preload)
     while True:
         try:
             number, scene = pickle.loads(conn.recv_bytes())
@@ -115,7 +113,12 @@ class _Worker:
                 self._ended()
                 raise PictureWorkerDied("the picture worker had ended") from exc
             try:
-                return await future
+                return await asyncio.wait_for(future, ANSWER_TIMEOUT)
+            except TimeoutError:
+                log.warning("a picture worker did not answer in %.0f s; ending it", ANSWER_TIMEOUT)
+                self.process.kill()
+                self._ended()
+                raise PictureWorkerDied("the picture worker was stuck") from None
             finally:
                 self.pending.pop(number, None)
 
@@ -123,6 +126,11 @@ class _Worker:
         try:
             number, ok, value = pickle.loads(self.conn.recv_bytes())
         except (EOFError, OSError):
+            self._ended()
+            return
+        except Exception:  # an answer that does not read: this worker's pipe can no longer be trusted
+            log.exception("a picture worker's answer could not be read; ending it")
+            self.process.kill()
             self._ended()
             return
         future = self.pending.pop(number, None)
@@ -169,10 +177,7 @@ class PictureWorkers:
     def __init__(self, workers: int, *, context: str | None = None, preload: Sequence[str] = PRELOAD) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
-        method = context or default_context()
-        if method == "fork":
-            raise ValueError("the 'fork' start method is refused: the bot's process runs threads")
-        self._context = multiprocessing.get_context(method)
+        self._context = mp_context(context)
         self._preload = tuple(preload)
         self._workers: list[_Worker | None] = [None] * workers
         self._numbers = itertools.count()
@@ -181,13 +186,8 @@ class PictureWorkers:
         self.restarts = 0
         self.fallbacks = 0
 
-    @property
-    def workers(self) -> int:
-        """The number of worker processes (some may not have started yet)."""
-        return len(self._workers)
-
     def pids(self) -> list[int]:
-        """The process ids of the workers running now (for the benchmarks' CPU accounting)."""
+        """The process ids of the workers running now (tests; `bench/loopback.py` reads /proc instead)."""
         return [w.process.pid for w in self._workers if w is not None and w.alive and w.process.pid]
 
     async def render(self, table_id: int, scene: TableScene) -> bytes:

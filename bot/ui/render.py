@@ -250,11 +250,11 @@ def side_line(table: Table, team: int, lang: str) -> str:
     return line
 
 
-def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> Payload:
+def table_payload(table: Table, lang: str) -> Payload:
     """The live public table message, about 10 lines at phone width: the table cards, whose turn (and the
     deadline), the last play called out and the one before it, each side's score, notes (DMs closed,
-    away, unrated), and the seat order. With ``picture`` (PNG bytes) the embed shows it; "Mi mano" is the
-    only button while the mesa is in play."""
+    away, unrated), and the seat order; the picture is added by `with_picture`. "Mi mano" is the only
+    button while the mesa is in play."""
     game = table.game
     assert game is not None
     title = t("table.title", lang, table=table.id, preset=rules_label(table, lang), chica=game.chica_number,
@@ -285,8 +285,7 @@ def table_payload(table: Table, lang: str, *, picture: bytes | None = None) -> P
         components.button(custom_id=WhyButton.id_for(table.id), label=t("btn.why", lang),
                           style=discord.ButtonStyle.secondary),
     ]]) if table.status == PLAYING else None
-    payload = Payload(embed=embed, view=view)
-    return with_picture(payload, picture) if picture is not None else payload
+    return Payload(embed=embed, view=view)
 
 
 def with_picture(payload: Payload, picture: bytes) -> Payload:

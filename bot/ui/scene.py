@@ -10,7 +10,7 @@ from bot.houserules.words import rules_label
 from bot.i18n import t
 from bot.tables import PLAYING, Table
 
-from .picture import LastPlay, SeatScene, SideScene, TableScene, render_table
+from .picture import LastPlay, SeatScene, SideScene, TableScene
 from .words import (
     at_blocking_score,
     callout,
@@ -68,7 +68,3 @@ def table_scene(table: Table, lang: str) -> TableScene:
                       trail_label=t("pic.trail", lang), seats=tuple(seats), sides=(sides[0], sides[1]),
                       last_play=last, labels=labels)
 
-
-def table_picture(table: Table, lang: str) -> bytes:
-    """The table picture as PNG bytes (`bot.ui.picture.render_table` of `table_scene`)."""
-    return render_table(table_scene(table, lang))

@@ -40,19 +40,19 @@ async def update_message(interaction: discord.Interaction, payload: Payload) -> 
     if response.is_done():
         raise discord.InteractionResponded(interaction)
     state = interaction._state  # noqa: SLF001 - discord.py's own answer reads the same
-    params = interaction_message_response_params(
-        type=discord.InteractionResponseType.message_update.value, **payload.edit_kwargs(),
-        previous_allowed_mentions=state.allowed_mentions)
     route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                   webhook_id=interaction.id, webhook_token=interaction.token)
     http = state.http
     adapter = async_context.get()
-    if params.files:
-        await adapter.request(route, session=interaction._session, proxy=http.proxy,  # noqa: SLF001
-                              proxy_auth=http.proxy_auth, files=params.files, multipart=params.multipart)
-    else:
-        await adapter.request(route, session=interaction._session, proxy=http.proxy,  # noqa: SLF001
-                              proxy_auth=http.proxy_auth, payload=params.payload)
+    with interaction_message_response_params(
+            type=discord.InteractionResponseType.message_update.value, **payload.edit_kwargs(),
+            previous_allowed_mentions=state.allowed_mentions) as params:
+        if params.files:
+            await adapter.request(route, session=interaction._session, proxy=http.proxy,  # noqa: SLF001
+                                  proxy_auth=http.proxy_auth, files=params.files, multipart=params.multipart)
+        else:
+            await adapter.request(route, session=interaction._session, proxy=http.proxy,  # noqa: SLF001
+                                  proxy_auth=http.proxy_auth, payload=params.payload)
     response._response_type = discord.InteractionResponseType.message_update  # noqa: SLF001 - as discord.py
 
 

@@ -60,6 +60,25 @@ async def test_a_worker_draws_the_same_picture_as_the_bots_process():
         PictureWorkers(0)
 
 
+async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkeypatch):
+    """A worker that answers nothing (stopped here with SIGSTOP) is waited for `ANSWER_TIMEOUT` seconds,
+    then killed and replaced: the table's picture is still drawn, by the new worker."""
+    from bot.ui import pictures
+
+    table = _table()
+    scene = table_scene(table, "es")
+    workers = PictureWorkers(1)
+    try:
+        first = await workers.render(table.id, scene)
+        [pid] = workers.pids()
+        monkeypatch.setattr(pictures, "ANSWER_TIMEOUT", 0.5)
+        os.kill(pid, signal.SIGSTOP)
+        assert await workers.render(table.id, scene) == first, "drawn by a new worker"
+        assert workers.restarts == 1 and workers.fallbacks == 0 and pid not in workers.pids()
+    finally:
+        workers.close()
+
+
 async def test_a_worker_that_dies_is_replaced_and_a_bad_scene_raises_in_the_bot():
     table = _table()
     scene = table_scene(table, "es")

@@ -22,6 +22,18 @@ def check_message(world):
     return next(m for m in reversed(world.channel.history()) if "revancha" in (m.content or "").lower())
 
 
+async def accept_deals_the_new_mesa(world, ready):
+    """beto's «Acepto» on the check ``ready`` deals table #2 with the same seats; the check's message then
+    says so, without buttons."""
+    accepted = await world.beto.click(ready, custom_id="c4:k:1:y")
+    assert "Table #2" in accepted.response.content
+    new = table_of(world, 2)
+    assert new.status == "playing" and [s.user_id for s in new.seats] == [world.ana.id, world.beto.id]
+    await world.env.advance_time(2)
+    done = next(m for m in world.channel.history() if m.id == ready.id)
+    assert "Mesa #2" in done.content and not custom_ids(done), "the check says it was dealt, without buttons"
+
+
 async def test_rematch_waits_until_everyone_accepts(world):
     table, final = await finished_1v1(world)
     asked = await world.ana.click(final, custom_id="c4:r:1")
@@ -32,13 +44,7 @@ async def test_rematch_waits_until_everyone_accepts(world):
     assert "beto" in ready.content and custom_ids(ready) == ["c4:k:1:y", "c4:k:1:n"]
     stranger = await world.caro.click(ready, custom_id="c4:k:1:y")
     assert stranger.ephemeral and stranger.response.content == "You are not playing at this table."
-    accepted = await world.beto.click(ready, custom_id="c4:k:1:y")
-    assert "Table #2" in accepted.response.content
-    new = table_of(world, 2)
-    assert new.status == "playing" and [s.user_id for s in new.seats] == [world.ana.id, world.beto.id]
-    await world.env.advance_time(2)
-    done = next(m for m in world.channel.history() if m.id == ready.id)
-    assert "Mesa #2" in done.content and not custom_ids(done), "the check says it was dealt, without buttons"
+    await accept_deals_the_new_mesa(world, ready)
     assert world.env.errors == []
 
 
@@ -80,13 +86,7 @@ async def test_an_open_rematch_survives_a_restart_and_the_last_accept_deals_the_
     assert custom_ids(ready) == ["c4:k:1:y", "c4:k:1:n"]
 
     await world.env.restart_bot(make_bot())
-    accepted = await world.beto.click(ready, custom_id="c4:k:1:y")
-    assert "Table #2" in accepted.response.content
-    new = table_of(world, 2)
-    assert new.status == "playing" and [s.user_id for s in new.seats] == [world.ana.id, world.beto.id]
-    await world.env.advance_time(2)
-    done = next(m for m in world.channel.history() if m.id == ready.id)
-    assert "Mesa #2" in done.content and not custom_ids(done), "the same message says it was dealt"
+    await accept_deals_the_new_mesa(world, ready)
     assert await world.bot.tables.store.load_rematch_checks() == {}, "an ended check is not kept"
     assert world.env.errors == []
 
