@@ -72,6 +72,13 @@ async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkey
         first = await workers.render(table.id, scene)
         [pid] = workers.pids()
         monkeypatch.setattr(pictures, "ANSWER_TIMEOUT", 0.5)
+        start_worker = pictures._Worker.__init__
+
+        def replacement(worker, *args):  # the new worker (a cold start) has the usual time to answer
+            monkeypatch.setattr(pictures, "ANSWER_TIMEOUT", 10.0)
+            start_worker(worker, *args)
+
+        monkeypatch.setattr(pictures._Worker, "__init__", replacement)
         os.kill(pid, signal.SIGSTOP)
         assert await workers.render(table.id, scene) == first, "drawn by a new worker"
         assert workers.restarts == 1 and workers.fallbacks == 0 and pid not in workers.pids()
