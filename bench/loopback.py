@@ -35,7 +35,7 @@ Printed per N (one line):
 - CPU ms per play: the bot's process (``process_time``, every thread: the event loop, aiosqlite's thread,
   the worker pools' threads) minus the driver's own CPU (``thread_time`` of its code; the event loop's
   cost of its sleeps and futures, some tens of µs a click, stays in); plus its worker processes (the
-  picture workers, the computer players' workers, from ``/proc``); and the total of the two. Then the
+  picture workers, the computer players' workers, from ``/proc``); and the total of the two (below the table: each thread's share, and the process's time in the kernel). Then the
   fake Discord's CPU share (% of one core);
 - peak RSS of the bench process (MB; each N runs in a fresh process).
 Then, per N: every route called, how each click was run (discord.py's dispatch or the bot's router
@@ -48,8 +48,9 @@ state.
 
 Run: ``python bench/loopback.py`` (N = 1, 10, 50 fast, then 200 human), or
 ``python bench/loopback.py --tables 1 10 50 --pace fast --seconds 20``;
-``--profile FILE`` runs cProfile in the bench process during the run (stats in FILE, or FILE.<N> for
-several N), and prints the top 25 bot/, cogs/ and discord/ frames by tottime and by cumtime, and the top
+``--profile FILE`` runs cProfile in the bench process during the run, timed by the process's CPU clock
+(``time.process_time``: a wall clock would charge to a ``write`` the time the woken reader, the fake or
+a worker, holds the other core) (stats in FILE, or FILE.<N> for several N), and prints the top 25 bot/, cogs/ and discord/ frames by tottime and by cumtime, and the top
 15 of all frames (C too) by tottime; the CPU and latency figures of a profiled run include the
 profiler's overhead. ``--dump FILE`` writes the first table's last messages, as the fake holds them.
 """
@@ -427,8 +428,9 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         driver.sent.clear()
         driver.recording = True
         errors_before = sum(errors.counts.values())
-        profiler = cProfile.Profile() if profile else None
+        profiler = cProfile.Profile(time.process_time) if profile else None
         cpu0, drv0, wall0 = time.process_time(), driver.cpu, time.monotonic()
+        times0 = os.times()
         threads0 = _thread_cpu()
         workers0 = _descendants_cpu(server.pid or 0)
         pictures0 = bot.picture_workers.pictures if bot.picture_workers is not None else 0
@@ -438,6 +440,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         if profiler is not None:
             profiler.disable()
         cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
+        times = os.times()
+        kernel = times.system - times0.system  # the bot process's time in the kernel (sockets, pipes, files)
         threads = {k: v - threads0.get(k, 0.0) for k, v in _thread_cpu().items()}
         workers_by_pid = {pid: v - workers0.get(pid, 0.0) for pid, v in _descendants_cpu(server.pid or 0).items()}
         workers = sum(workers_by_pid.values())
@@ -462,7 +466,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
             threads={k: v * 1000 / max(1, plays) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v > 0},
             cpu=(cpu - drv) * 1000 / max(1, plays), workers=workers * 1000 / max(1, plays),
-            total=(cpu - drv + workers) * 1000 / max(1, plays), pictures=pictures, cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
+            total=(cpu - drv + workers) * 1000 / max(1, plays), kernel=kernel * 1000 / max(1, plays), pictures=pictures, cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
             server_cpu=at_end["cpu"] / wall,
             rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             rss_end=_rss_now(), driver_errors=driver_errors, refused=final["refused"], expired=final["expired"], fake_errors=final["errors"],
@@ -607,7 +611,8 @@ def details(r: dict[str, Any]) -> list[str]:
                f"of a core; driver {r['driver_cpu']:.2f} ms/play (subtracted); RSS at the end {r['rss_end']:.0f} MB")
     split = ", ".join(f"{name} {ms:.2f}" for name, ms in r["threads"].items())
     out.append(f"    CPU ms/play by thread of the bot's process (the driver's share still in MainThread; 10 ms ticks): "
-               f"{split}; its worker processes {r['workers']:.2f} ({r['pictures']} pictures drawn by workers)")
+               f"{split}; of the process's CPU, {r['kernel']:.2f} in the kernel; its worker processes {r['workers']:.2f} "
+               f"({r['pictures']} pictures drawn by workers)")
     if r["unknown"]:
         out.append(f"    unknown routes: {r['unknown']}")
     if r["driver_errors"]:

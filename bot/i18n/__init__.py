@@ -106,6 +106,11 @@ def _template(key: str, lang: str, n: int | None) -> str:
     raise MissingMessageError(key)
 
 
+_TEMPLATES: dict[tuple[str, str], str] = {}
+"""``(key, lang)`` → the template `t` formats, for our languages: catalogs do not change while the bot
+runs (`translations` loads each once), and a play writes some 40 messages."""
+
+
 def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     """The message ``key`` in ``lang``, formatted with ``params`` (``str.format``).
 
@@ -114,7 +119,11 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     Raises:
         MissingMessageError: no catalog has ``key``.
     """
-    template = _template(key, lang, None)
+    template = _TEMPLATES.get((key, lang))
+    if template is None:
+        template = _template(key, lang, None)
+        if lang in LOCALE_DIRS:
+            _TEMPLATES[(key, lang)] = template
     return template.format(**params) if params else template
 
 

@@ -22,6 +22,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from bot.store.db import NOW_ISO, BusyError, Database, IntegrityError, connect, to_postgresql
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -190,6 +192,12 @@ class Store:
         except IntegrityError as exc:
             raise ChannelBusyError(str(exc)) from exc
 
+    @staticmethod
+    def _json(value: Any) -> str:
+        """``value`` as JSON text, as ``json.dumps`` writes it but for the spaces (non-string keys become
+        strings), by orjson: the save of every play writes three such columns (issue 13)."""
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
     async def save_table(
         self, *, table_id: int, host_id: int | None, status: str, seed: str | None, seats: list[Any],
         game: dict[str, Any] | None, play: tuple[int, int, str, str] | None = None,
@@ -216,9 +224,9 @@ class Store:
             "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
             " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
             f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ? RETURNING version",
-            (host_id, status, seed, json.dumps(seats), json.dumps(game) if game is not None else None,
-             json.dumps(timers) if timers is not None else None, int(casual) if casual is not None else None,
-             json.dumps(meta) if meta is not None else None, table_id),
+            (host_id, status, seed, self._json(seats), self._json(game) if game is not None else None,
+             self._json(timers) if timers is not None else None, int(casual) if casual is not None else None,
+             self._json(meta) if meta is not None else None, table_id),
         )]
         if play is not None:
             statements.append(("INSERT INTO plays (table_id, seq, seat, card, captures) VALUES (?, ?, ?, ?, ?)",

@@ -55,6 +55,7 @@ class CardEmojis:
 
     def __init__(self) -> None:
         self._emojis: dict[str, discord.PartialEmoji] = {}
+        self._inline: dict[str, str] = {}  # card code → its `inline` text, while `_emojis` is unchanged
         self._lock = asyncio.Lock()
 
     @classmethod
@@ -93,6 +94,7 @@ class CardEmojis:
                 if code is not None and code not in found:
                     found[code] = discord.PartialEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
             self._emojis = found
+            self._inline = {}
             missing = [card.code for card in ALL_CARDS if card.code not in found]
             created = 0
             for code in missing:
@@ -103,6 +105,7 @@ class CardEmojis:
                                 _why(error), created, len(missing), len(self._emojis), len(ALL_CARDS))
                     return False
                 self._emojis[code] = discord.PartialEmoji(name=emoji.name, id=emoji.id, animated=emoji.animated)
+                self._inline.pop(code, None)
                 created += 1
             log.info("card emojis: %d of %d available (%d created)", len(self._emojis), len(ALL_CARDS), created)
             return self.available
@@ -122,9 +125,12 @@ class CardEmojis:
         Raises:
             CardError: ``code`` names no card.
         """
-        card = Card.parse(code)
-        emoji = self._emojis.get(card.code)
-        return str(emoji) if emoji is not None else str(card)
+        text = self._inline.get(code)
+        if text is None:  # about 17 cards a play are written this way: each text is made once
+            card = Card.parse(code)
+            emoji = self._emojis.get(card.code)
+            text = self._inline[code] = str(emoji) if emoji is not None else str(card)
+        return text
 
     @property
     def available(self) -> bool:

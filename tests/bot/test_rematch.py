@@ -107,3 +107,24 @@ async def test_an_open_rematch_expires_on_time_after_a_restart_and_its_message_l
     assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
     assert await world.bot.tables.store.load_rematch_checks() == {}
     assert world.env.errors == []
+
+
+
+async def test_two_rematch_changes_before_its_message_exists_post_one_message(world):
+    """Both players ask for the rematch while the presenter is still busy with the table (held here by
+    its notify lock), so both changes reach it before the check's message exists. They run in order, and
+    the second edits the message the first posted: one message, which says the new mesa was dealt."""
+    import asyncio
+
+    table, final = await finished_1v1(world)
+    service = world.bot.tables
+    async with service.tables[1].notify_lock:  # the presenter's calls wait here, as behind a slow post
+        await asyncio.gather(service.ask_rematch(1, user_id=world.ana.id),
+                             service.ask_rematch(1, user_id=world.beto.id))
+        assert not [m for m in world.channel.history() if "revancha" in (m.content or "").lower()]
+    await world.env.advance_time(3)
+    checks = [m for m in world.channel.history() if "revancha" in (m.content or "").lower()]
+    assert len(checks) == 1, [m.content for m in checks]
+    assert "Mesa #2" in checks[0].content and not custom_ids(checks[0])
+    assert table_of(world, 2).status == "playing"
+    assert world.env.errors == []
