@@ -301,13 +301,36 @@ def _pg_errors() -> Iterator[None]:
 
 
 class PostgresDatabase(Database):
-    """`Database` over an asyncpg pool."""
+    """`Database` over an asyncpg pool.
+
+    Every statement and transaction waits at most `acquire_timeout` seconds for a free connection of the
+    pool, then raises `BusyError` (so a click on a bot whose pool is taken gets "try again" well within
+    Discord's 3 s, instead of waiting behind every other table's work)."""
 
     dialect = "postgresql"
+    ACQUIRE_TIMEOUT = 2.0
+    """Seconds to wait for a free connection by default."""
 
     def __init__(self, pool: Any) -> None:
         super().__init__()
         self.pool = pool
+        self.acquire_timeout = self.ACQUIRE_TIMEOUT
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool, for the block; released after it.
+
+        Raises:
+            BusyError: no connection came free within `acquire_timeout` seconds.
+        """
+        try:
+            conn = await self.pool.acquire(timeout=self.acquire_timeout)
+        except TimeoutError as exc:
+            raise BusyError(f"no free database connection within {self.acquire_timeout} s") from exc
+        try:
+            yield conn
+        finally:
+            await self.pool.release(conn)
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
@@ -324,7 +347,7 @@ class PostgresDatabase(Database):
             async with held.transaction():  # asyncpg: a savepoint inside the open transaction
                 yield
             return
-        async with self.pool.acquire() as conn:
+        async with self._connection() as conn:
             token = self._tx.set((asyncio.current_task(), conn))
             try:
                 with _pg_errors():
@@ -333,22 +356,32 @@ class PostgresDatabase(Database):
             finally:
                 self._tx.reset(token)
 
-    def _target(self) -> Any:
-        return self._current() or self.pool
+    @asynccontextmanager
+    async def _target(self) -> AsyncIterator[Any]:
+        """The open transaction's connection, else one of the pool for this statement (`_connection`)."""
+        held = self._current()
+        if held is not None:
+            yield held
+            return
+        async with self._connection() as conn:
+            yield conn
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        with _pg_errors():
-            return list(await self._target().fetch(to_postgresql(sql), *args))
+        async with self._target() as conn:
+            with _pg_errors():
+                return list(await conn.fetch(to_postgresql(sql), *args))
 
     async def execute(self, sql: str, *args: Any) -> int:
-        with _pg_errors():
-            status = await self._target().execute(to_postgresql(sql), *args)
+        async with self._target() as conn:
+            with _pg_errors():
+                status = await conn.execute(to_postgresql(sql), *args)
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def insert(self, sql: str, *args: Any) -> int:
-        with _pg_errors():
-            value = await self._target().fetchval(to_postgresql(sql) + " RETURNING id", *args)
+        async with self._target() as conn:
+            with _pg_errors():
+                value = await conn.fetchval(to_postgresql(sql) + " RETURNING id", *args)
         return int(value) if value is not None else 0  # 0: INSERT OR IGNORE inserted nothing
 
     async def executescript(self, sql: str) -> None:

@@ -231,3 +231,43 @@ def test_a_click_on_a_table_whose_row_another_process_holds_is_refused_busy_and_
     assert isinstance(result, Played) and result.play == play, "the same click plays once the row is free"
     reference.play(play, seat=reference.to_play)
     assert _game_of(a.run(svc.store.load_table(table_id))) == reference
+
+
+def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_changes_nothing(processes):
+    """Design §3: when every connection of the process's pool is in use (its other tables' work piling
+    up), a click waits at most the pool's acquire timeout, then is refused with `TableBusyError` (an
+    ephemeral "try again", well within Discord's 3 s) and nothing changes; a plain read is refused the same
+    way (`BusyError`). Once a connection is free, the same click plays."""
+    from bot.store import BusyError
+
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    svc = a.service
+    db = svc.store.db
+    db.acquire_timeout = 0.2
+    rng = random.Random(6)
+    play, kwargs = _click(reference, rng, user_of)
+    table = svc.get(table_id)
+    before = (table.nonce, table.version, table.game.snapshot(), len(table.game.plays))
+
+    async def take() -> object:
+        return await db.pool.acquire()
+
+    taken = [a.run(take()) for _ in range(db.pool.get_max_size())]
+    try:
+        with pytest.raises(TableBusyError) as refused:
+            a.run(svc.play(table_id, **kwargs))
+        assert refused.value.key == "err.table_busy"
+        assert (table.nonce, table.version, table.game.snapshot(), len(table.game.plays)) == before
+        with pytest.raises(BusyError):
+            a.run(svc.store.load_table(table_id))
+    finally:
+        for conn in taken:
+            a.run(db.pool.release(conn))
+    row = a.run(svc.store.load_table(table_id))
+    assert len(row.plays) == 0 and row.version == before[1], "nothing was stored while the pool was taken"
+
+    result = a.run(svc.play(table_id, **kwargs))
+    assert isinstance(result, Played) and result.play == play, "the same click plays once a connection is free"
+    reference.play(play, seat=reference.to_play)
+    assert _game_of(a.run(svc.store.load_table(table_id))) == reference
