@@ -26,6 +26,19 @@ class ConfigError(ValueError):
     """A setting is missing or malformed."""
 
 
+def _workers(env: Mapping[str, str], name: str, default: int, zero: str) -> int:
+    """A count of worker processes: ``env[name]`` (``default`` when unset or blank), a whole number from 0
+    (``zero`` does the work instead) to 64.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    raw = (env.get(name) or "").strip() or str(default)
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > 64:
+        raise ConfigError(f"{name} must be a whole number from 0 ({zero}) to 64, not {raw!r}")
+    return int(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The bot's settings. Build them with `Settings.from_env`."""
@@ -72,13 +85,8 @@ class Settings:
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
-        workers_raw = (env.get("AI_WORKERS") or "").strip() or "2"
-        if not (workers_raw.isascii() and workers_raw.isdigit()) or int(workers_raw) > 64:
-            raise ConfigError(f"AI_WORKERS must be a whole number from 0 (threads) to 64, not {workers_raw!r}")
-        pictures_raw = (env.get("PICTURE_WORKERS") or "").strip() or "1"
-        if not (pictures_raw.isascii() and pictures_raw.isdigit()) or int(pictures_raw) > 64:
-            raise ConfigError(f"PICTURE_WORKERS must be a whole number from 0 (the bot's process) to 64, "
-                              f"not {pictures_raw!r}")
+        ai_workers = _workers(env, "AI_WORKERS", 2, "threads")
+        picture_workers = _workers(env, "PICTURE_WORKERS", 1, "the bot's process")
         url = (env.get("DATABASE_URL") or "").strip()
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
@@ -89,6 +97,6 @@ class Settings:
             guild_id=int(guild_raw) if guild_raw else None,
             log_level=level,
             members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
-            ai_workers=int(workers_raw),
-            picture_workers=int(pictures_raw),
+            ai_workers=ai_workers,
+            picture_workers=picture_workers,
         )
