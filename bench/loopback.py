@@ -35,7 +35,8 @@ Printed per N (one line):
 - CPU ms per play: the bot's process (``process_time``, every thread: the event loop, aiosqlite's thread,
   the worker pools' threads) minus the driver's own CPU (``thread_time`` of its code; the event loop's
   cost of its sleeps and futures, some tens of µs a click, stays in); plus its worker processes (the
-  picture workers, the computer players' workers, from ``/proc``); and the total of the two (below the table: each thread's share, and the process's time in the kernel). Then the
+  picture workers, the computer players' workers, from ``/proc``); and the total of the two (below the table: each thread's share, and the
+  time in the kernel of the process and of its workers). Then the
   fake Discord's CPU share (% of one core);
 - peak RSS of the bench process (MB; each N runs in a fresh process).
 Then, per N: every route called, how each click was run (discord.py's dispatch or the bot's router
@@ -433,6 +434,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         times0 = os.times()
         threads0 = _thread_cpu()
         workers0 = _descendants_cpu(server.pid or 0)
+        workers_kernel0 = _descendants_cpu(server.pid or 0, kernel=True)
         pictures0 = bot.picture_workers.pictures if bot.picture_workers is not None else 0
         if profiler is not None:
             profiler.enable()
@@ -445,6 +447,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         threads = {k: v - threads0.get(k, 0.0) for k, v in _thread_cpu().items()}
         workers_by_pid = {pid: v - workers0.get(pid, 0.0) for pid, v in _descendants_cpu(server.pid or 0).items()}
         workers = sum(workers_by_pid.values())
+        workers_kernel = sum(v - workers_kernel0.get(pid, 0.0)
+                             for pid, v in _descendants_cpu(server.pid or 0, kernel=True).items())
         pictures = (bot.picture_workers.pictures if bot.picture_workers is not None else 0) - pictures0
         plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
         async with session.get(f"{base}/_bench/stats") as response:
@@ -466,7 +470,8 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
             threads={k: v * 1000 / max(1, plays) for k, v in sorted(threads.items(), key=lambda kv: -kv[1]) if v > 0},
             cpu=(cpu - drv) * 1000 / max(1, plays), workers=workers * 1000 / max(1, plays),
-            total=(cpu - drv + workers) * 1000 / max(1, plays), kernel=kernel * 1000 / max(1, plays), pictures=pictures, cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
+            total=(cpu - drv + workers) * 1000 / max(1, plays), kernel=kernel * 1000 / max(1, plays),
+            workers_kernel=workers_kernel * 1000 / max(1, plays), pictures=pictures, cpu_share=(cpu - drv) / wall, driver_cpu=drv * 1000 / max(1, plays),
             server_cpu=at_end["cpu"] / wall,
             rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             rss_end=_rss_now(), driver_errors=driver_errors, refused=final["refused"], expired=final["expired"], fake_errors=final["errors"],
@@ -517,9 +522,10 @@ def _thread_cpu() -> dict[str, float]:
     return dict(out)
 
 
-def _descendants_cpu(exclude: int) -> dict[int, float]:
+def _descendants_cpu(exclude: int, kernel: bool = False) -> dict[int, float]:
     """CPU seconds so far of every process under this one (the bot's picture and computer-player workers,
-    their forkserver), by pid, leaving out ``exclude`` (the fake Discord) and its own children."""
+    their forkserver), by pid, leaving out ``exclude`` (the fake Discord) and its own children; with
+    ``kernel``, only their time in the kernel."""
     tick = os.sysconf("SC_CLK_TCK")
     parents: dict[int, int] = {}
     cpu: dict[int, float] = {}
@@ -531,7 +537,7 @@ def _descendants_cpu(exclude: int) -> dict[int, float]:
         except OSError:
             continue
         parents[int(entry.name)] = int(fields[1])
-        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+        cpu[int(entry.name)] = (int(fields[12]) if kernel else int(fields[11]) + int(fields[12])) / tick
     me, out = os.getpid(), {}
     for pid in cpu:
         if pid == me:
@@ -612,7 +618,7 @@ def details(r: dict[str, Any]) -> list[str]:
     split = ", ".join(f"{name} {ms:.2f}" for name, ms in r["threads"].items())
     out.append(f"    CPU ms/play by thread of the bot's process (the driver's share still in MainThread; 10 ms ticks): "
                f"{split}; of the process's CPU, {r['kernel']:.2f} in the kernel; its worker processes {r['workers']:.2f} "
-               f"({r['pictures']} pictures drawn by workers)")
+               f"({r['workers_kernel']:.2f} in the kernel; {r['pictures']} pictures drawn by workers)")
     if r["unknown"]:
         out.append(f"    unknown routes: {r['unknown']}")
     if r["driver_errors"]:
