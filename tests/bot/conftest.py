@@ -24,7 +24,9 @@ from bot.config import Settings
 
 from .openapi import invalid_requests
 
-CARD_IN_TEXT = re.compile(r"(?:\b[A2-7JQK][SHDC]\b)|(?:[A2-7JQK][♠♥♦♣])")
+CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:c4_)?(?:[A2-7JQK][SHDC]|W[12])(?![A-Za-z0-9])|[A2-7JQK][♠♥♦♣]|🃏[12]")
+"""A card in a log line: its code (``7D``, the jokers ``W1``/``W2``), its emoji's name (``c4_7D``, as in
+``<:c4_7D:…>``) or its display form (``7♦``, ``🃏1``)."""
 
 
 @pytest.fixture
@@ -97,8 +99,9 @@ async def env(simcord_env, caplog):
     yield simcord_env
     problems = invalid_requests(simcord_env.http_requests)
     assert problems == [], "request bodies invalid against openapi.json:\n" + "\n".join(problems[:20])
-    leaks = [r.getMessage() for r in caplog.records
-             if r.name.startswith(("bot", "cogs")) and CARD_IN_TEXT.search(r.getMessage())]
+    formatter = logging.Formatter()  # the whole record as a handler writes it: message and traceback
+    leaks = [text for r in caplog.records if r.name.startswith(("bot", "cogs"))
+             for text in [formatter.format(r)] if CARD_IN_TEXT.search(text)]
     assert leaks == [], f"log lines name cards: {leaks[:5]}"
 
 

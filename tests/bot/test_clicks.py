@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import string
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -174,14 +175,17 @@ async def test_a_quick_click_is_never_deferred(world):
     assert result.acknowledged and not result.deferred
 
 
-async def test_a_click_on_a_table_busy_in_another_process_is_answered_try_again_and_changes_nothing(world,
-                                                                                                   monkeypatch):
+@pytest.mark.parametrize(("locale", "lang"), [("es-ES", "es"), ("en-US", "en"), ("pt-BR", "pt")])
+async def test_a_click_refused_busy_is_answered_try_again_in_the_players_language_and_the_button_plays_later(
+        world, monkeypatch, locales, locale, lang):
     """With PostgreSQL, a table's row another process holds past the lock timeout refuses the click
-    (`TableBusyError`, see tests/bot/test_shared_tables.py). The player gets, ephemerally and in their
-    language, "nothing was played, try again"; their hand and the game are as before, and the same
-    button plays once the table is free."""
+    (`TableBusyError`; that the store and the game are unchanged is tested on a real server in
+    tests/bot/test_shared_tables.py). Here the service refuses the click that way: the player gets,
+    ephemerally and in their client's language, "nothing was played, try again", and the same button
+    plays once the table is free."""
     from bot.tables import TableBusyError
 
+    locales[world.ana.id] = locale
     table = await start_vs_computer(world)
     hand = ana_to_play(world, table)
     play = one_click_play(table)
@@ -196,7 +200,7 @@ async def test_a_click_on_a_table_busy_in_another_process_is_answered_try_again_
     monkeypatch.setattr(service, "play", busy)
     refused = await click_raw(world.env, world.ana.user, hand, custom_id)
     assert refused.acknowledged and refused.ephemeral
-    assert refused.response.content == t("err.table_busy", "en")
+    assert refused.response.content == t("err.table_busy", lang)
     assert table.nonce == nonce and list(table.game.hands[0]) == cards, "nothing was played"
 
     monkeypatch.setattr(service, "play", real_play)

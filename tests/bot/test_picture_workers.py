@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import pickle
 import signal
 from dataclasses import replace
 
@@ -71,6 +72,7 @@ async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkey
     try:
         first = await workers.render(table.id, scene)
         [pid] = workers.pids()
+        [stuck] = [w.process for w in workers._workers if w is not None]
         monkeypatch.setattr(pictures, "ANSWER_TIMEOUT", 0.5)
         start_worker = pictures._Worker.__init__
 
@@ -82,7 +84,13 @@ async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkey
         os.kill(pid, signal.SIGSTOP)
         assert await workers.render(table.id, scene) == first, "drawn by a new worker"
         assert workers.restarts == 1 and workers.fallbacks == 0 and pid not in workers.pids()
+        stuck.join(5)
+        assert stuck.exitcode == -signal.SIGKILL, "the stuck worker was killed, not left stopped"
     finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         workers.close()
 
 
@@ -193,3 +201,33 @@ def test_many_tables_at_once_on_the_bots_own_event_loop():
             workers.close()
 
     assert event_loop.run(run()) == (0, 0)
+
+
+async def test_a_worker_whose_answer_does_not_read_is_ended_and_the_picture_drawn_by_a_new_one(monkeypatch):
+    """An answer that cannot be unpickled means the worker's pipe can no longer be trusted: that worker
+    is killed, and the picture is asked of a new one."""
+    from bot.ui import pictures
+
+    table = _table()
+    scene = table_scene(table, "es")
+    workers = PictureWorkers(1)
+    try:
+        first = await workers.render(table.id, scene)
+        [pid] = workers.pids()
+        [old] = [w.process for w in workers._workers if w is not None]
+        real_loads = pictures.pickle.loads
+        garbled = []
+
+        def loads_once_garbled(data, *args, **kwargs):
+            if not garbled:
+                garbled.append(data)
+                raise pickle.UnpicklingError("garbled answer")
+            return real_loads(data, *args, **kwargs)
+
+        monkeypatch.setattr(pictures.pickle, "loads", loads_once_garbled)
+        assert await workers.render(table.id, scene) == first, "drawn by a new worker"
+        assert garbled and workers.restarts == 1 and workers.fallbacks == 0 and pid not in workers.pids()
+        old.join(5)
+        assert old.exitcode == -signal.SIGKILL, "the worker with the unreadable answer was killed"
+    finally:
+        workers.close()

@@ -77,9 +77,14 @@ async def test_the_bot_counts_exactly_its_bot_token_requests(world, env):
         await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
         await world.beto.slash(world.channel, "cuarenta join")
         await env.advance_time(3)
+        table = table_of(world, 1)
+        for _ in range(4):  # plays: the table message's edits with its picture, and the hands
+            await play_one(world, table)
+            await env.advance_time(2)
     finally:
         router.dispatch = original
     assert len(seen) >= 5, "welcome lines, hands, the table message"
+    assert any(method == "PATCH" and path.startswith("/channels/") for method, path in seen), "the table's edits"
     assert env.bot.request_rate.total - before == len(seen)
 
 
@@ -103,20 +108,33 @@ async def play_one(world, table):
 
 async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_the_latest_play(
         world, env, writes, monkeypatch):
+    """Two plays while the rate is at its limit: the table message is not edited until the rate falls,
+    and the first edit then shows the table after the second play (drawn after the wait, not before)."""
+    from bot.ui import render
+
     table = await start(world, env)
     rate = env.bot.request_rate
     t0 = env.now().timestamp()
-    # at the limit for 3 s
-    monkeypatch.setattr(rate, "busy", lambda: env.now().timestamp() < t0 + 3.0)
-    monkeypatch.setattr(rate, "wait_time", lambda: max(0.0, t0 + 3.0 - env.now().timestamp()))
+    busy = 5.5  # seconds at the limit (under MAX_SHED, so the edit waits for the rate, not the cap)
+    monkeypatch.setattr(rate, "busy", lambda: env.now().timestamp() < t0 + busy)
+    monkeypatch.setattr(rate, "wait_time", lambda: max(0.0, t0 + busy - env.now().timestamp()))
     shed = rate.shed
     await play_one(world, table)
-    await env.advance_time(5)
+    after_first = render.table_payload(table, "es").embed.to_dict()
+    await play_one(world, table)
+    assert env.now().timestamp() < t0 + busy, "both plays inside the busy window"
+    after_second = render.table_payload(table, "es").embed.to_dict()
+    assert after_first != after_second
+    await env.advance_time(busy + 2)
     edits = public_edits_after(writes, table, t0)
     assert edits, "the table message was edited once the rate fell"
-    assert t0 + 3.0 <= edits[0].at <= t0 + 4.5, "not before the rate fell, and soon after"
-    assert rate.shed == shed + 1
-    assert public_message(world, table).embeds[0].to_dict() == edits[-1].body["embeds"][0]
+    assert t0 + busy <= edits[0].at <= t0 + busy + 1.5, "not before the rate fell, and soon after"
+    assert rate.shed >= shed + 1
+    def words(embed: dict) -> dict:  # the embed without its picture's attachment link
+        return {k: v for k, v in embed.items() if k != "image"}
+
+    assert words(edits[0].body["embeds"][0]) == words(after_second), "the first edit after the wait shows the latest play"
+    assert words(public_message(world, table).embeds[0].to_dict()) == words(after_second)
 
 
 async def test_an_edit_never_waits_more_than_max_shed(world, env, writes, monkeypatch):

@@ -119,10 +119,9 @@ async def test_computer_players_fill_and_play(service):
         await service.join(table.id, user_id=30, name="caro", locale="es")
     card = table.game.hands[0][0].code
     await service.play(table.id, user_id=10, nonce=table.nonce, card=card, trail=True)
-    for _ in range(5000):  # the three computer players answer by themselves (their saves use a thread)
-        if table.game.to_play == 0:
-            break
-        await asyncio.sleep(0.001)
+    # the play's aftermath (notify, then kick the computers), then the three computer players' task
+    await asyncio.gather(*[t for t in service._tasks if t.get_coro().__name__ == "_after_run"])
+    await service._ai_tasks[table.id]
     assert len(table.game.plays) == 4 and table.game.to_play == 0
 
 

@@ -132,6 +132,8 @@ def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_o
     a, b = processes
     table_id, reference, user_of = _start_mesa(a, b)
     svc_a = a.service
+    for p in (a, b):  # the loser of a race waits for the row, however loaded the machine: never "busy" here
+        p.service.store.lock_timeout_ms = 60_000
     rng = random.Random(13)
     def chicas_won() -> int:
         return sum(1 for e in reference.events if e.kind == "chica_won")
@@ -271,3 +273,61 @@ def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_chan
     assert isinstance(result, Played) and result.play == play, "the same click plays once a connection is free"
     reference.play(play, seat=reference.to_play)
     assert _game_of(a.run(svc.store.load_table(table_id))) == reference
+
+
+def test_a_computer_move_that_finds_the_row_busy_is_left_to_the_process_holding_it(processes, caplog):
+    """Design §3: the computer's move comes while another process holds the table's row past the lock
+    timeout. The move is not applied and not retried here (the holder's own change kicks the computer in
+    its process): nothing stored, the computer still to play, no error logged. A later kick in this
+    process, with the row free, plays it."""
+    import asyncpg
+
+    a, _ = processes
+    svc = a.start()
+
+    async def open_vs_computer():
+        table = await svc.create(guild_id=1, channel_id=2, user_id=ANA, name="ana", locale="es", players=2)
+        await svc.start(table.id, user_id=ANA)
+        return table
+
+    table = a.run(open_vs_computer())
+    a.run(a.clock.advance(0))  # a computer that leads has played
+    assert table.game.to_play == 0, "ana to play"
+    svc.store.lock_timeout_ms = 200
+    svc.ai_delay = 1.0  # the computer thinks one second (of the manual clock) before it moves
+    first = table.game.hands[0][0]
+    capture = next((p for p in table.game.plays_for(first) if p.captures), None)
+    how = {"captures": " ".join(c.code for c in capture.sorted_captures())} if capture else {"trail": True}
+    a.run(svc.play(table.id, user_id=ANA, nonce=table.nonce, card=first.code, **how))
+    a.run(a.clock.advance(0))  # the computer is thinking
+    assert table.game.to_play == 1
+    plays, version = len(table.game.plays), table.version
+
+    holder = a.run(asyncpg.connect(a.url))
+    try:
+        a.run(holder.execute("BEGIN"))
+        a.run(holder.execute("SELECT version FROM tables WHERE id = $1 FOR UPDATE", table.id))
+        a.run(a.clock.advance(1.0))  # it moves now, and finds the row held
+        task = svc._ai_tasks[table.id]
+        a.run(_ended(task))
+        assert task.exception() is None, "the move is left, not failed"
+        assert len(table.game.plays) == plays and table.version == version and table.game.to_play == 1
+    finally:
+        a.run(holder.execute("ROLLBACK"))
+        a.run(holder.close())
+    row = a.run(svc.store.load_table(table.id))
+    assert len(row.plays) == plays, "nothing stored while the row was held"
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+    async def kick() -> None:
+        svc._kick_ai(table)
+        await a.clock.advance(1.0)  # its thinking time
+        await _ended(svc._ai_tasks[table.id])
+
+    a.run(kick())
+    assert len(table.game.plays) == plays + 1, "with the row free, a kick plays the computer's move"
+
+
+async def _ended(task: asyncio.Task) -> None:
+    """Wait (in the task's loop) until ``task`` ends, whatever its outcome."""
+    await asyncio.wait([task])
