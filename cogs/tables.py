@@ -12,12 +12,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.engine import PRESET_NAMES
+from bot.engine import PRESET_NAMES, Card
 from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError, UnknownTableError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, records, render, why
+from bot.ui import answer, records, render, why, words
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -314,6 +314,8 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             table = self.service.get(table_id)
+            if table.channel_id != interaction.channel_id:  # the lobby's buttons live in its own channel: an
+                raise UnknownTableError()  # id sent from elsewhere (another server, a hidden channel) is refused
             if action in ("a", "b"):  # in 1 v 1 the one join button ("a") takes the free seat
                 team = None if table.players == 2 else (0 if action == "a" else 1)
                 await self._join(interaction, table, team, lang)
@@ -369,13 +371,16 @@ class TablesCog(commands.Cog):
                 or game is None or table.status != PLAYING):
             await self._say(interaction, render.error_text(error, lang, table))
             return
-        timed_out = bool(card) and table.timed_out.get(seat) == card
+        timed_out_card = table.timed_out.get(seat)  # what the computer played when this seat's time ran out
+        timed_out = bool(card) and timed_out_card == card
         if card and not timed_out and _last_card_of(game, seat) == card:
             await answer.acknowledge(interaction)  # a double click: the first click played it and answered
             return
         hand = render.hand_payload(table, seat, game.view(seat), lang)
         if timed_out:
             notice = t("err.timed_out_played", lang)
+        elif timed_out_card is not None:  # they chose something else, too late: say so, and what was played
+            notice = t("err.timed_out_other", lang, card=words.card_text(Card.parse(timed_out_card)))
         elif card and card not in {c.code for c in game.view(seat).hand}:
             notice = t("err.card_already_played", lang)
         elif isinstance(error, NotYourTurnError):

@@ -135,6 +135,7 @@ class RematchMixin:
 
     async def vote_rematch(self, table_id: int, *, user_id: int, accept: bool) -> ReadyCheck:
         """A person answers the ready check. The last acceptance deals the new mesa; a decline ends it.
+        An acceptance repeated after the check dealt (a double click) returns the dealt check.
 
         Raises:
             WrongStateError ``err.rematch_closed``: no open check (it ended, expired or the bot restarted).
@@ -145,6 +146,8 @@ class RematchMixin:
             old = await self.fetch(table_id)  # type: ignore[attr-defined]
             if old.seat_of(user_id) is None:
                 raise NotPlayingError()
+            if check is not None and check.status == ACCEPTED and accept and user_id in check.accepted:
+                return check  # a second click on «Acepto» (a double click): the same answer, the new mesa
             if check is None or check.status != OPEN or self.clock.now() >= check.deadline:  # type: ignore[attr-defined]
                 raise WrongStateError("err.rematch_closed")
             return await self._vote(old, check, user_id, accept)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -40,6 +41,18 @@ DynamicFactory = type[discord.ui.DynamicItem[Any]]
 
 def _template(factory: DynamicFactory) -> re.Pattern[str]:
     return factory.__discord_ui_compiled_template__  # type: ignore[attr-defined,no-any-return]
+
+
+def component_type_of(factory: DynamicFactory) -> int | None:
+    """The Discord component type an item class wraps (2 a button, 3 a string select), from its
+    ``DynamicItem[...]`` base; None when it declares neither."""
+    for base in getattr(factory, "__orig_bases__", ()):
+        for arg in typing.get_args(base):
+            if isinstance(arg, type) and issubclass(arg, discord.ui.Button):
+                return 2
+            if isinstance(arg, type) and issubclass(arg, discord.ui.Select):
+                return 3
+    return None
 
 
 def message_components(message: discord.Message | None) -> Iterator[tuple[int, str]]:
@@ -108,6 +121,11 @@ class ComponentRouter:
             await self.gone(interaction)
             return
         factory, match = found
+        if component_type_of(factory) not in (None, component_type):  # a select's id sent as a button …
+            log.info("interaction %s: a component of type %d sent an id of another type; answered as gone",
+                     interaction.id, component_type)
+            await self.gone(interaction)
+            return
         base: discord.ui.Item[Any]
         if component_type == 2:
             base = discord.ui.Button(custom_id=custom_id)
