@@ -27,8 +27,12 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+if TYPE_CHECKING:
+    from bot.ui.render import Payload
 
 MESSAGE = (b'{"id":"1300000000000000002","channel_id":"1300000000000000001","type":0,"content":"",'
            b'"author":{"id":"1","username":"Cuarenta","discriminator":"0","avatar":null},"attachments":[],'
@@ -62,7 +66,7 @@ def serve(port: int, ready: multiprocessing.synchronize.Event) -> None:  # type:
     asyncio.run(main())
 
 
-def bodies() -> tuple[object, object, object]:
+def bodies() -> tuple[Payload, Payload, Payload]:
     """The three payloads of one play: the clicker's hand, the other seat's hand, the table with its PNG."""
     import discord
 
@@ -95,8 +99,6 @@ async def run(port: int, plays: int) -> None:
     from discord.http import HTTPClient, Route, handle_message_parameters
     from discord.webhook.async_ import async_context, interaction_message_response_params
 
-    from bot import loop as _loop  # noqa: F401 - the bot runs on uvloop; so does this bench (see main)
-
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     clicker, other, public = bodies()
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
@@ -112,18 +114,18 @@ async def run(port: int, plays: int) -> None:
 
     async def answer() -> None:  # wire.update_message
         route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="t")
-        with interaction_message_response_params(type=7, **clicker.edit_kwargs(),  # type: ignore[attr-defined]
+        with interaction_message_response_params(type=7, **clicker.edit_kwargs(),
                                                  previous_allowed_mentions=none) as params:
             await adapter.request(route, session=session, payload=params.payload)
 
     async def other_hand() -> None:  # wire.edit_original
-        with handle_message_parameters(**other.edit_kwargs(),  # type: ignore[attr-defined]
+        with handle_message_parameters(**other.edit_kwargs(),
                                        previous_allowed_mentions=none) as params:
             await adapter.edit_original_interaction_response(1, "t", session=session, payload=params.payload,
                                                              multipart=params.multipart, files=params.files)
 
     async def table() -> None:  # wire.edit_channel_message
-        with handle_message_parameters(**public.edit_kwargs(),  # type: ignore[attr-defined]
+        with handle_message_parameters(**public.edit_kwargs(),
                                        previous_allowed_mentions=none) as params:
             await http.edit_message(100 + random.randrange(50), 5_000, params=params)
 

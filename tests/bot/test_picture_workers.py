@@ -44,6 +44,22 @@ def _table(seed: str = "pw") -> Table:
     return table
 
 
+async def _one_worker() -> tuple[PictureWorkers, Table, object, bytes, int, object]:
+    """One picture worker that has drawn a table's picture: (workers, table, scene, the PNG, the worker's
+    pid, its process)."""
+    table = _table()
+    scene = table_scene(table, "es")
+    workers = PictureWorkers(1)
+    try:
+        first = await workers.render(table.id, scene)
+    except BaseException:
+        workers.close()
+        raise
+    [pid] = workers.pids()
+    [process] = [w.process for w in workers._workers if w is not None]
+    return workers, table, scene, first, pid, process
+
+
 async def test_a_worker_draws_the_same_picture_as_the_bots_process():
     table = _table()
     workers = PictureWorkers(2)
@@ -66,13 +82,8 @@ async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkey
     then killed and replaced: the table's picture is still drawn, by the new worker."""
     from bot.ui import pictures
 
-    table = _table()
-    scene = table_scene(table, "es")
-    workers = PictureWorkers(1)
+    workers, table, scene, first, pid, stuck = await _one_worker()
     try:
-        first = await workers.render(table.id, scene)
-        [pid] = workers.pids()
-        [stuck] = [w.process for w in workers._workers if w is not None]
         monkeypatch.setattr(pictures, "ANSWER_TIMEOUT", 0.5)
         start_worker = pictures._Worker.__init__
 
@@ -208,13 +219,8 @@ async def test_a_worker_whose_answer_does_not_read_is_ended_and_the_picture_draw
     is killed, and the picture is asked of a new one."""
     from bot.ui import pictures
 
-    table = _table()
-    scene = table_scene(table, "es")
-    workers = PictureWorkers(1)
+    workers, table, scene, first, pid, old = await _one_worker()
     try:
-        first = await workers.render(table.id, scene)
-        [pid] = workers.pids()
-        [old] = [w.process for w in workers._workers if w is not None]
         real_loads = pictures.pickle.loads
         garbled = []
 

@@ -128,6 +128,21 @@ def _click(reference: Game, rng: random.Random, user_of: dict[int, int]) -> tupl
     return play, kwargs
 
 
+def _state(table: Any) -> tuple[Any, ...]:
+    """What a refused click must leave as it was: the nonce, the version, the game and its plays."""
+    return table.nonce, table.version, table.game.snapshot(), len(table.game.plays)
+
+
+def _plays_once_free(p: Process, table_id: int, kwargs: dict[str, Any], play: Any, reference: Game,
+                     why: str) -> None:
+    """The same click, sent again once the table is free, plays ``play``; the store then holds the
+    reference game (``reference`` takes the play too)."""
+    result = p.run(p.service.play(table_id, **kwargs))
+    assert isinstance(result, Played) and result.play == play, why
+    reference.play(play, seat=reference.to_play)
+    assert _game_of(p.run(p.service.store.load_table(table_id))) == reference
+
+
 def test_two_processes_apply_each_raced_click_once_in_order_and_fire_the_alarm_once(processes):
     a, b = processes
     table_id, reference, user_of = _start_mesa(a, b)
@@ -213,7 +228,7 @@ def test_a_click_on_a_table_whose_row_another_process_holds_is_refused_busy_and_
         reference.play(play, seat=reference.to_play)
     play, kwargs = _click(reference, rng, user_of)
     table = svc.get(table_id)
-    before = (table.nonce, table.version, table.game.snapshot(), len(table.game.plays))
+    before = _state(table)
 
     holder = a.run(asyncpg.connect(a.url))
     try:
@@ -222,17 +237,14 @@ def test_a_click_on_a_table_whose_row_another_process_holds_is_refused_busy_and_
         with pytest.raises(TableBusyError) as refused:
             a.run(svc.play(table_id, **kwargs))
         assert refused.value.key == "err.table_busy"
-        assert (table.nonce, table.version, table.game.snapshot(), len(table.game.plays)) == before
+        assert _state(table) == before
     finally:
         a.run(holder.execute("ROLLBACK"))
         a.run(holder.close())
     row = a.run(svc.store.load_table(table_id))
     assert len(row.plays) == 3 and row.version == before[1], "nothing was stored while the row was held"
 
-    result = a.run(svc.play(table_id, **kwargs))
-    assert isinstance(result, Played) and result.play == play, "the same click plays once the row is free"
-    reference.play(play, seat=reference.to_play)
-    assert _game_of(a.run(svc.store.load_table(table_id))) == reference
+    _plays_once_free(a, table_id, kwargs, play, reference, "the same click plays once the row is free")
 
 
 def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_changes_nothing(processes):
@@ -250,7 +262,7 @@ def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_chan
     rng = random.Random(6)
     play, kwargs = _click(reference, rng, user_of)
     table = svc.get(table_id)
-    before = (table.nonce, table.version, table.game.snapshot(), len(table.game.plays))
+    before = _state(table)
 
     async def take() -> object:
         return await db.pool.acquire()
@@ -260,7 +272,7 @@ def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_chan
         with pytest.raises(TableBusyError) as refused:
             a.run(svc.play(table_id, **kwargs))
         assert refused.value.key == "err.table_busy"
-        assert (table.nonce, table.version, table.game.snapshot(), len(table.game.plays)) == before
+        assert _state(table) == before
         with pytest.raises(BusyError):
             a.run(svc.store.load_table(table_id))
     finally:
@@ -269,10 +281,7 @@ def test_a_click_while_every_pooled_connection_is_taken_is_refused_busy_and_chan
     row = a.run(svc.store.load_table(table_id))
     assert len(row.plays) == 0 and row.version == before[1], "nothing was stored while the pool was taken"
 
-    result = a.run(svc.play(table_id, **kwargs))
-    assert isinstance(result, Played) and result.play == play, "the same click plays once a connection is free"
-    reference.play(play, seat=reference.to_play)
-    assert _game_of(a.run(svc.store.load_table(table_id))) == reference
+    _plays_once_free(a, table_id, kwargs, play, reference, "the same click plays once a connection is free")
 
 
 def test_a_computer_move_that_finds_the_row_busy_is_left_to_the_process_holding_it(processes, caplog):
