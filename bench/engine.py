@@ -13,6 +13,10 @@ the two must be equal within noise): the compact snapshot the bot saves (`Game.s
 one real `Store.save_table` of a play (snapshot row updated, play row appended, commit), and for
 comparison the whole game as it was saved before issue 13 (`Game.to_dict`, every event and play).
 
+Last, the memory a finished mesa's game holds (``tracemalloc``, the mean of 20 random mesas): what the
+bot would keep for each mesa it ever dealt if ended tables stayed in memory (`bot.tables.memory` drops
+them).
+
 With ``--variants`` it also prints the same figures with the seed-002 variants of RULES.md Part 1 §9 on
 (comodines, periquito, both), which take the engine's slower variant path for capture enumeration.
 
@@ -144,6 +148,25 @@ def store_save_cost(players: int, at_play: int, repeats: int = 200) -> float | N
     return asyncio.run(run())
 
 
+def finished_mesa_memory(players: int, mesas: int = 20) -> tuple[float, float]:
+    """(KB held, plays) per finished mesa of random legal plays under `quito`: the mean over ``mesas``."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        games = []
+        for seed in range(mesas):
+            rng = random.Random(seed)
+            game = Game.new(Rules.preset("quito"), players, str(seed))
+            while game.winner is None:
+                game.play(rng.choice(game.legal_plays()))
+            games.append(game)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return held / mesas / 1024, sum(len(g.plays) for g in games) / mesas
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
@@ -172,6 +195,9 @@ def main() -> None:
             if cost is not None and stored is not None:
                 print(f"{players:>7} {at_play:>10,} {cost[0]:>11.3f} {cost[1] / 1024:>8.2f} {stored:>13.3f}"
                       f" {cost[2]:>13.2f} {cost[3] / 1024:>8.1f}")
+    for players in (2, 4):
+        kb, plays = finished_mesa_memory(players)
+        print(f"a finished mesa's game in memory, {players} players: {kb:,.0f} KB ({plays:,.0f} plays)")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ class HouseCog(GroupedCog):
         """The bot's table service."""
         return self.bot.tables  # type: ignore[attr-defined]
 
-    def _hosted_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
-        table = self.tables.get(table_id)
+    async def _hosted_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
+        table = await self.tables.fetch(table_id)
         if table.status != LOBBY:
             raise WrongStateError("err.not_lobby")
         if table.host_id != interaction.user.id:
@@ -50,7 +50,7 @@ class HouseCog(GroupedCog):
         servidor» (the server's default)."""
 
         async def run(lang: str) -> None:
-            table = self._hosted_lobby(interaction, table_id)
+            table = await self._hosted_lobby(interaction, table_id)
             if action == "o":
                 payload = editor_payload(table, lang, can_save=self._can_manage(interaction))
                 await answer.reply(interaction, **payload.send_kwargs())
@@ -70,7 +70,7 @@ class HouseCog(GroupedCog):
         """A rule picked in the editor: show its values."""
 
         async def run(lang: str) -> None:
-            table = self._hosted_lobby(interaction, table_id)
+            table = await self._hosted_lobby(interaction, table_id)
             try:
                 payload = editor_payload(table, lang, rule=rule, can_save=self._can_manage(interaction))
             except ValueError:
@@ -84,7 +84,7 @@ class HouseCog(GroupedCog):
         combination), then show the editor again."""
 
         async def run(lang: str) -> None:
-            self._hosted_lobby(interaction, table_id)
+            await self._hosted_lobby(interaction, table_id)
             table = await self.house.choose(table_id, user_id=interaction.user.id, rule=rule, token=token)
             payload = editor_payload(table, lang, rule=rule, can_save=self._can_manage(interaction))
             await answer.edit_own(interaction, payload)

@@ -313,7 +313,7 @@ class TablesCog(commands.Cog):
         """Lobby buttons: a/b join a team, c adds a computer player, x leaves, s starts."""
 
         async def run(lang: str) -> None:
-            table = self.service.get(table_id)
+            table = await self.service.fetch(table_id)
             if table.channel_id != interaction.channel_id:  # the lobby's buttons live in its own channel: an
                 raise UnknownTableError()  # id sent from elsewhere (another server, a hidden channel) is refused
             if action in ("a", "b"):  # in 1 v 1 the one join button ("a") takes the free seat

@@ -86,24 +86,30 @@ class QueueDiscord:
         """Post the ping of a new proposal (with mentions), then edit it as it is answered and ends."""
         lock = self._locks.setdefault(proposal.id, asyncio.Lock())
         async with lock:
-            where = await self.queue.queue_channel(proposal.guild_id)
-            if where is None:
-                return
-            lang = await self.tables.public_language(proposal.guild_id)
-            link = f"<#{proposal.channel_id}>" if proposal.channel_id else None
-            payload = match_payload(proposal, lang, link)
-            channel = self.client.get_partial_messageable(where[0], guild_id=proposal.guild_id)
             try:
-                if proposal.message_id is None:
-                    kwargs: dict[str, Any] = payload.send_kwargs()
-                    kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
-                    proposal.message_id = (await channel.send(**kwargs)).id
-                else:
-                    await channel.get_partial_message(proposal.message_id).edit(**payload.edit_kwargs())
-            except discord.HTTPException as exc:
-                log.warning("queue: match %d message failed (%s %s)", proposal.id, exc.status, exc.code)
-            if proposal.status != "open":
-                self._locks.pop(proposal.id, None)
+                await self._write_match(proposal)
+            finally:
+                if proposal.status != "open":
+                    self._locks.pop(proposal.id, None)
+
+    async def _write_match(self, proposal: Proposal) -> None:
+        """`match_changed` under the proposal's lock."""
+        where = await self.queue.queue_channel(proposal.guild_id)
+        if where is None:
+            return
+        lang = await self.tables.public_language(proposal.guild_id)
+        link = f"<#{proposal.channel_id}>" if proposal.channel_id else None
+        payload = match_payload(proposal, lang, link)
+        channel = self.client.get_partial_messageable(where[0], guild_id=proposal.guild_id)
+        try:
+            if proposal.message_id is None:
+                kwargs: dict[str, Any] = payload.send_kwargs()
+                kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
+                proposal.message_id = (await channel.send(**kwargs)).id
+            else:
+                await channel.get_partial_message(proposal.message_id).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.warning("queue: match %d message failed (%s %s)", proposal.id, exc.status, exc.code)
 
     async def make_channel(self, proposal: Proposal, channel_id: int) -> int:
         """A public thread of the queue channel for the match (the table's channel).

@@ -109,6 +109,7 @@ class QueueService(Background):
         self.presenter = presenter
         self.entries: dict[int, Entry] = {}
         self.proposals: dict[int, Proposal] = {}
+        """The open proposals by id (an ended one is dropped: the presenter holds it while it writes)."""
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._init_background()
@@ -275,6 +276,7 @@ class QueueService(Background):
         missing = [u for u in proposal.users if u in proposal.declined or (no_show and u not in proposal.accepted)]
         proposal.status, proposal.missing = "cancelled", missing
         self.scheduler.cancel(("accept", proposal.id))
+        self.proposals.pop(proposal.id, None)  # ended: a late answer finds no open proposal either way
         if no_show:
             for user_id in missing:
                 entry = self.entries.get(user_id)
@@ -317,6 +319,7 @@ class QueueService(Background):
             await self._cancel(proposal)
             return
         proposal.status, proposal.table_id, proposal.channel_id = "started", table.id, channel_id
+        self.proposals.pop(proposal.id, None)
         await self._drop(proposal.users)
         log.info("queue: match %d opened table %d", proposal.id, table.id)
         self._tell_match(proposal)

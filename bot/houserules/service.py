@@ -32,7 +32,7 @@ class HouseRules:
                 ``err.house_cutoff`` or ``err.house_invalid`` (a combination the engine cannot honour, with
                 the reason); WrongStateError (the table started: its rules never change); NotHostError.
         """
-        table = self.tables.get(table_id)
+        table = await self.tables.fetch(table_id)
         rated = (await self.tables.house.get(table.guild_id)).rated
         try:
             house = choose(table.preset, table.house, rule, token)

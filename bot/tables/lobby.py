@@ -138,8 +138,8 @@ class LobbyMixin:
         Raises:
             WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
         """
-        table = self.get(table_id)
-        async with self._seating, table.lock, self._unchanged_on_error(table):
+        table = await self.fetch(table_id)
+        async with self._seating, self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise SeatError("err.already_seated")
@@ -198,7 +198,7 @@ class LobbyMixin:
         """
         if level not in SEAT_LEVELS:
             raise TableError("err.illegal")
-        table = self.get(table_id)
+        table = await self.fetch(table_id)
         async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
@@ -226,7 +226,7 @@ class LobbyMixin:
         Raises:
             WrongStateError: the table started or ended. SeatError: not seated.
         """
-        table = self.get(table_id)
+        table = await self.fetch(table_id)
         if table.status == PLAYING:  # mid-game: a computer player takes the seat (issue 6)
             return await self.leave_game(table_id, user_id=user_id)
         async with self._held(table), self._unchanged_on_error(table):
@@ -258,7 +258,7 @@ class LobbyMixin:
         Raises:
             WrongStateError: not a lobby. NotHostError: not the host.
         """
-        table = self.get(table_id)
+        table = await self.fetch(table_id)
         async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:
@@ -282,7 +282,7 @@ class LobbyMixin:
             WrongStateError: not a lobby. NotHostError ``err.host_only_house``: not the host. Whatever
             ``change`` raises.
         """
-        table = self.get(table_id)
+        table = await self.fetch(table_id)
         async with self._held(table), self._unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:

@@ -39,6 +39,10 @@ class Notifier(Protocol):
         ``expired`` / ``away`` / ``back`` (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id),
         ``host`` (name, user_id), ``lobby_timeout``."""
 
+    def forget(self, table: Table) -> None:
+        """The ended table left the service's memory (`bot.tables.memory`; optional for presenters): drop
+        what is kept for it. Called under its notify lock, after its last notification."""
+
 
 class NullNotifier:
     """A notifier that does nothing (service tests)."""

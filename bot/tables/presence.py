@@ -98,7 +98,8 @@ class PresenceMixin:
         tm.nonce, tm.seat, tm.reminded = table.nonce, seat, False
 
     def _arm(self, table: Table) -> None:
-        """Set (or drop) the table's alarms from its stored clocks."""
+        """Set (or drop) the table's alarms from its stored clocks, and the one that drops it from memory
+        once it ended (`bot.tables.memory`)."""
         scheduler = self.scheduler  # type: ignore[attr-defined]
         tm = table.timers
         tid = table.id
@@ -117,6 +118,7 @@ class PresenceMixin:
             scheduler.arm((tid, "lobby"), tm.lobby_deadline, lambda: self._lobby_expire(tid))
         else:
             scheduler.cancel((tid, "lobby"))
+        self._keep(table)  # type: ignore[attr-defined]  # an ended table leaves memory later (MemoryMixin)
 
     async def _start_lobby_clock(self, table: Table) -> None:
         """A new lobby: it closes itself after `LOBBY_TIMEOUT` unless it starts."""
@@ -314,7 +316,7 @@ class PresenceMixin:
             WrongStateError: the table is not in play. SeatError: not seated.
         """
 
-        table = self.get(table_id)  # type: ignore[attr-defined]
+        table = await self.fetch(table_id)  # type: ignore[attr-defined]
         async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]
             if table.status != PLAYING:
                 raise WrongStateError("err.finished" if not table.is_open else "err.not_started")
@@ -342,7 +344,7 @@ class PresenceMixin:
             seated, or is the one asking.
         """
 
-        table = self.get(table_id)  # type: ignore[attr-defined]
+        table = await self.fetch(table_id)  # type: ignore[attr-defined]
         if table.host_id != user_id and not can_manage:
             raise NotHostError("err.not_allowed_kick")
         if target_id == user_id:

@@ -173,6 +173,7 @@ class RematchMixin:
         let the presenter post or edit its message."""
         await self.store.save_rematch_check(  # type: ignore[attr-defined]
             check.table_id, check.to_dict() if check.status == OPEN else None)
+        self._keep(old)  # type: ignore[attr-defined]  # the check and its table leave memory after it
         self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
 
     async def rematch_posted(self, check: ReadyCheck) -> None:

@@ -36,6 +36,7 @@ from .errors import (
     WrongStateError,
 )
 from .lobby import LobbyMixin
+from .memory import MemoryMixin
 from .model import CLOSED, FINISHED, LOBBY, PLAYING, Messages, Seat, Table, Timers
 from .notifier import Notifier, NullNotifier
 from .players import DEFAULT_LEVEL, choose_play
@@ -73,7 +74,7 @@ class Played:
     events: tuple[Event, ...]
 
 
-class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
+class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedTablesMixin):
     """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
 
     Args:
@@ -242,7 +243,8 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
     # ------------------------------------------------------------------ queries
 
     def get(self, table_id: int) -> Table:
-        """The table with this id (open, or finished since the start).
+        """The table with this id in memory: open, or ended less than `bot.tables.memory.KEEP_ENDED`
+        seconds ago (`fetch` also reads the store).
 
         Raises:
             UnknownTableError: no such table in memory.
@@ -253,7 +255,10 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
         return table
 
     async def fetch(self, table_id: int) -> Table:
-        """Like `get`, but also looks in the store for finished or closed tables.
+        """Like `get`, but also looks in the store. A table read from the store is kept in memory: an
+        ended one for `bot.tables.memory.KEEP_ENDED` seconds (its buttons may be clicked again, a rematch
+        asked for: they all share one object and its locks); an open one opened by another process
+        (PostgreSQL) is served by this one from now on.
 
         Raises:
             UnknownTableError: no such table.
@@ -265,10 +270,12 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
             row = await self.store.load_table(table_id)
             if row is None:
                 raise UnknownTableError()
-            table = self._from_row(row)
-            if self.store.shared and table.status in (LOBBY, PLAYING):
-                self.tables[table.id] = table  # opened by another process: this one serves it from now on
-                self._arm(table)
+            loaded = self._from_row(row)
+            if loaded.is_open and not self.store.shared:
+                return loaded  # not ours to serve (one process holds every open table it serves)
+            table = self.tables.setdefault(loaded.id, loaded)  # two clicks that both read it: one copy
+            if table is loaded:
+                self._arm(table)  # an ended table's alarm drops it again (`_keep`)
         return table
 
     def table_in_channel(self, channel_id: int) -> Table | None:
@@ -492,7 +499,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, SharedTablesMixin):
         Raises:
             WrongStateError: already finished or closed. NotHostError: not allowed.
         """
-        table = self.get(table_id)
+        table = await self.fetch(table_id)
         async with self._held(table), self._unchanged_on_error(table):
             if not table.is_open:
                 raise WrongStateError("err.finished")

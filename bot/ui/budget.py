@@ -20,8 +20,14 @@ WINDOW = 5.25
 """The window, in seconds: Discord's 5 s, with a margin for the clocks of both sides."""
 
 
+PRUNE_EVERY = 1024
+"""Writes between two passes that drop the channels with no write in the window (`WriteBudget._prune`)."""
+
+
 class WriteBudget:
-    """A sliding-window limiter per channel.
+    """A sliding-window limiter per channel. A channel with no write in the window and no writer waiting
+    is forgotten now and then (every `PRUNE_EVERY` writes): a long-running bot writes to the DM channel of
+    every person it ever dealt to, and keeps only the channels written to lately.
 
     Args:
         writes: writes allowed per window in a channel; window: its length in seconds.
@@ -41,6 +47,7 @@ class WriteBudget:
         self._sleep = sleep or asyncio.sleep
         self._log: dict[int, deque[float]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._writes = 0
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
@@ -70,13 +77,23 @@ class WriteBudget:
                     break
                 await self._sleep(wait)
             self._log.setdefault(channel_id, deque()).append(self._now())
+        self._writes += 1
+        if self._writes % PRUNE_EVERY == 0:
+            self._prune()
 
-    def forget(self, channel_id: int) -> None:
-        """Drop a channel's history (its table ended)."""
-        self._log.pop(channel_id, None)
-        lock = self._locks.get(channel_id)
-        if lock is not None and not lock.locked():
-            self._locks.pop(channel_id, None)
+    def _prune(self) -> None:
+        """Forget every channel whose last write left the window and whose lock nobody holds: its next
+        write starts a fresh history, which is what the window would show for it anyway."""
+        cutoff = self._now() - self.window
+        for channel_id in [c for c, log in self._log.items() if not log or log[-1] <= cutoff]:
+            lock = self._locks.get(channel_id)
+            if lock is None or not lock.locked():
+                del self._log[channel_id]
+                self._locks.pop(channel_id, None)
+
+    def channels(self) -> int:
+        """How many channels this budget holds a history for."""
+        return len(self._log)
 
 
 SHED_AT = 40.0
@@ -116,8 +133,13 @@ class RequestRate:
         return self._clock() if self._clock else time.monotonic()
 
     def record(self) -> None:
-        """Count one bot-token request, now."""
-        self._times.append(self._now())
+        """Count one bot-token request, now (requests older than the window are dropped here too, so a
+        bot that never asks `rate` keeps no more than a window of them)."""
+        now = self._now()
+        times = self._times
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        times.append(now)
         self.total += 1
 
     def rate(self) -> float:

@@ -190,6 +190,14 @@ class HandPresenter:
             if task is None or task.done():
                 self._pumps[key] = asyncio.ensure_future(self._pump(table, seat))
 
+    def forget(self, table_id: int) -> None:
+        """The table left the service's memory (it ended a while ago): drop what is kept for its hands
+        (shown states, alerts, write times, click tokens, finished pumps)."""
+        for store in (self._keys, self._alerted, self._last_write, self._posted, self._tokens, self._pumps):
+            for key in [k for k in store if k[0] == table_id]:
+                del store[key]
+        self._dirty -= {k for k in self._dirty if k[0] == table_id}
+
     async def settled(self) -> None:
         """Wait until every pending hand write is done (tests and shutdown)."""
         while True:

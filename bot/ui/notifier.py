@@ -593,6 +593,12 @@ class DiscordNotifier:
             await self._edit_quietly(table.channel_id, table.messages.public, render.closed_payload(table, lang))
         await self.hands.close_table(table)
 
+    def forget(self, table: Table) -> None:
+        """The table left the service's memory (`bot.tables.memory`: it ended a while ago): drop what is
+        kept for it here, its public pump's state and its DM hands' state. Nothing is written."""
+        self._public.pop(table.id, None)
+        self.hands.forget(table.id)
+
     async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> None:
         await self.budget.acquire(channel_id)
         try:

@@ -68,6 +68,7 @@ async def test_a_1v1_match_found_accepted_and_played_in_a_thread(world):
     assert table.status == "playing" and table.channel_id != world.channel.id, "in a thread of the queue channel"
     assert {s.user_id for s in table.seats} == {world.ana.id, world.beto.id}
     assert world.bot.queue.entries == {}, "both left the queue"
+    assert world.bot.queue.proposals == {} and world.bot.queue.presenter._locks == {}, "a started match is let go"
     again = await world.ana.slash(world.channel, "cuarenta find")
     assert again.response.content == t("err.queue_seated", "en", table=1), "never in a queue while seated"
     assert world.env.errors == []
@@ -97,6 +98,7 @@ async def test_a_no_show_leaves_the_queue_and_the_others_keep_their_place(world)
     await world.env.advance_time(61)
 
     assert world.bot.queue.entries.keys() == {world.ana.id}, "beto did not answer: out; ana stays"
+    assert world.bot.queue.proposals == {} and world.bot.queue.presenter._locks == {}, "a cancelled one too"
     ana_place = world.bot.queue.entries[world.ana.id].joined_at
     cancelled = next(m for m in world.channel.history() if m.id == ping.id)
     assert "cancelada: beto no aceptó" in cancelled.content and not custom_ids(cancelled)

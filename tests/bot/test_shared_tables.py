@@ -210,6 +210,19 @@ def test_each_process_plays_one_seat_and_reloads_the_table_the_other_changed(pro
     assert b.service.get(table_id).game == a.service.get(table_id).game == reference, "… until it acts: reloaded"
 
 
+def test_lobby_joins_that_reach_different_processes_all_keep_their_seat(processes):
+    """A lobby opened in one process: the next person's join reaches the other, the one after it the
+    first again. Each join claims the row and reads the latest seats, so nobody's seat is written over."""
+    a, b = processes
+    a.start(), b.start()
+    table = b.run(b.service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=4))
+    a.run(a.service.join(table.id, user_id=30, name="caro", locale="es"))
+    b.run(b.service.join(table.id, user_id=40, name="dani", locale="es"))
+    row = a.run(a.service.store.load_table(table.id))
+    assert sorted(s["user_id"] for s in row.seats if s) == [10, 30, 40]
+    assert sorted(s.user_id for s in b.service.get(table.id).seats if s) == [10, 30, 40], "read before it seated"
+
+
 def test_a_click_on_a_table_whose_row_another_process_holds_is_refused_busy_and_changes_nothing(processes):
     """Design §9 item 5: a third connection holds the table's row (a process stuck mid-change). A click
     waits at most the store's lock timeout, then is refused with `TableBusyError` (an ephemeral "try
