@@ -35,6 +35,8 @@ class HouseCog(GroupedCog):
 
     async def _hosted_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = await self.tables.fetch(table_id)
+        if not table.is_open:
+            raise WrongStateError("err.finished")
         if table.status != LOBBY:
             raise WrongStateError("err.not_lobby")
         if table.host_id != interaction.user.id:

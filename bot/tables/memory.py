@@ -4,8 +4,9 @@ A finished or closed table stays in `TableService.tables` for `KEEP_ENDED` secon
 after its last change: its closing messages, its rematch check, its record and "why?" buttons are served
 from memory meanwhile. Then it is dropped, with what this process keeps for it (an ended rematch check,
 the re-post cooldown, the presenter's per-table state through the notifier's optional ``forget``);
-`TableService.fetch` reads it from the store whenever it is asked for again, as after a restart, and keeps
-that copy another `KEEP_ENDED` seconds (so two clicks on its old messages share one object and its locks).
+`TableService.fetch` reads it from the store whenever it is asked for again, as after a restart; a rematch
+asked for on it keeps that copy again (`MemoryMixin._adopt`), so that every answer to its ready check
+shares one object and its locks.
 
 Without this a long-running bot keeps every mesa it ever dealt: a finished game holds its plays and events
 (~200 KB in memory, ``python bench/engine.py``), and the scans of the open tables that every click makes
@@ -21,7 +22,7 @@ import logging
 from typing import Any
 
 from .model import Table
-from .rematch import OPEN
+from .rematch import ACCEPTED, OPEN
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,17 @@ rematch check on it is open."""
 
 class MemoryMixin:
     """Drop ended tables from memory (see the module docstring)."""
+
+    def _adopt(self, table: Table) -> Table:
+        """Keep ``table``, a copy just read from the store, in memory (and arm its alarms: an ended one is
+        dropped again `KEEP_ENDED` seconds from now); if another task kept a copy of it meanwhile, that
+        one is returned instead, so that every caller holds one object and its locks."""
+        kept: Table | None = self.tables.get(table.id)  # type: ignore[attr-defined]
+        if kept is not None:
+            return kept
+        self.tables[table.id] = table  # type: ignore[attr-defined]
+        self._arm(table)  # type: ignore[attr-defined]
+        return table
 
     def _keep(self, table: Table) -> None:
         """After a change of ``table`` was saved: an ended table is forgotten `KEEP_ENDED` seconds from
@@ -53,8 +65,8 @@ class MemoryMixin:
                                lambda: self._forget(table_id))
             return
         table: Table | None = self.tables.get(table_id)  # type: ignore[attr-defined]
-        if table is None:  # a rematch asked for after the table had left memory: its check goes now
-            self._checks.pop(table_id, None)  # type: ignore[attr-defined]
+        if table is None:
+            self._let_checks_go(table_id)
             return
         if table.is_open:
             return
@@ -65,10 +77,23 @@ class MemoryMixin:
             if check is not None and check.status == OPEN:  # asked for while its notifications ran
                 return  # that check's changes arm this alarm again (`_rematch_changed`)
             del self.tables[table_id]  # type: ignore[attr-defined]
-            self._checks.pop(table_id, None)  # type: ignore[attr-defined]
+            self._let_checks_go(table_id)
             self._reposted.pop(table_id, None)  # type: ignore[attr-defined]
             self._ai_tasks.pop(table_id, None)  # type: ignore[attr-defined]
             forget: Any = getattr(self.notifier, "forget", None)  # type: ignore[attr-defined]
             if forget is not None:
                 forget(table)
         log.debug("table %d: ended, dropped from memory", table_id)
+
+    def _let_checks_go(self, table_id: int) -> None:
+        """``table_id`` left memory: forget its ended ready check, unless that check dealt a rematch that is
+        still being played (a late «Revancha» or «Acepto» on the old messages still answers with it), and
+        forget every check that dealt ``table_id`` itself."""
+        checks = self._checks  # type: ignore[attr-defined]
+        check = checks.get(table_id)
+        if check is not None and check.status != OPEN:
+            new = self.tables.get(check.new_table) if check.status == ACCEPTED else None  # type: ignore[attr-defined]
+            if new is None or not new.is_open:
+                del checks[table_id]
+        for old_id in [k for k, c in checks.items() if c.status == ACCEPTED and c.new_table == table_id]:
+            del checks[old_id]

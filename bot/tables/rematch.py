@@ -102,6 +102,7 @@ class RematchMixin:
             raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
         if old.seat_of(user_id) is None:
             raise NotPlayingError()
+        old = self._adopt(old)  # type: ignore[attr-defined]  # read back from the store: one copy for every answer
         checks = self._checks
         current = checks.get(table_id)
         if current is not None and current.status == OPEN:
@@ -150,7 +151,7 @@ class RematchMixin:
                 return check  # a second click on «Acepto» (a double click): the same answer, the new mesa
             if check is None or check.status != OPEN or self.clock.now() >= check.deadline:  # type: ignore[attr-defined]
                 raise WrongStateError("err.rematch_closed")
-            return await self._vote(old, check, user_id, accept)
+            return await self._vote(self._adopt(old), check, user_id, accept)  # type: ignore[attr-defined]
 
     async def _vote(self, old: Table, check: ReadyCheck, user_id: int, accept: bool) -> ReadyCheck:
         """Record one answer of an open check (under the rematch lock)."""
@@ -196,6 +197,7 @@ class RematchMixin:
             if old is None or old.status != FINISHED or table_id in self._checks:
                 await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
                 continue
+            self._adopt(old)  # type: ignore[attr-defined]  # kept while its check is open
             check = self._checks[table_id] = ReadyCheck.from_dict(table_id, data)
             self.scheduler.arm((table_id, "rematch"), check.deadline,  # type: ignore[attr-defined]
                                lambda table_id=table_id: self._expire_rematch(table_id))

@@ -255,10 +255,9 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         return table
 
     async def fetch(self, table_id: int) -> Table:
-        """Like `get`, but also looks in the store. A table read from the store is kept in memory: an
-        ended one for `bot.tables.memory.KEEP_ENDED` seconds (its buttons may be clicked again, a rematch
-        asked for: they all share one object and its locks); an open one opened by another process
-        (PostgreSQL) is served by this one from now on.
+        """Like `get`, but also looks in the store. An ended table read from the store is a fresh copy,
+        not kept (`bot.tables.memory.MemoryMixin._adopt` keeps one where several clicks must share it); an
+        open one opened by another process (PostgreSQL) is kept and served by this one from now on.
 
         Raises:
             UnknownTableError: no such table.
@@ -270,12 +269,9 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
             row = await self.store.load_table(table_id)
             if row is None:
                 raise UnknownTableError()
-            loaded = self._from_row(row)
-            if loaded.is_open and not self.store.shared:
-                return loaded  # not ours to serve (one process holds every open table it serves)
-            table = self.tables.setdefault(loaded.id, loaded)  # two clicks that both read it: one copy
-            if table is loaded:
-                self._arm(table)  # an ended table's alarm drops it again (`_keep`)
+            table = self._from_row(row)
+            if self.store.shared and table.is_open:
+                table = self._adopt(table)  # two clicks that both read it: one copy
         return table
 
     def table_in_channel(self, channel_id: int) -> Table | None:

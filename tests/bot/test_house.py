@@ -80,6 +80,16 @@ async def test_a_started_tables_rules_never_change(world):
     assert table.house == {"chicas_to_win": 1} and table.game.rules.chicas_to_win == 1
 
 
+async def test_the_editor_of_a_closed_lobby_says_the_table_is_over(world):
+    """QA: the editor left open on a lobby its host then closed said "the table has already started"."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    editor = (await open_editor(world, world.ana)).response
+    await world.ana.slash(world.channel, "cuarenta end")
+    late = await world.ana.select(editor, ["chicas_to_win"], custom_id="c4:u:1:r")
+    assert late.ephemeral and late.response.content == t("err.finished", "en")
+    assert table_of(world, 1).house == {}
+
+
 async def test_a_server_default_applies_to_new_tables_opened_with_the_default_preset(world):
     await world.eva.slash(world.channel, "cuarenta new", players=2)
     editor = (await open_editor(world, world.eva)).response

@@ -15,7 +15,7 @@ from bot.tables.memory import KEEP_ENDED
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
 
-from .helpers import custom_ids, double_click, pick_play, public_message
+from .helpers import click_raw, custom_ids, double_click, pick_play, play_through_ui, public_message
 from .test_reliability import member_for, start_1v1_people
 from .test_rematch import accept_deals_the_new_mesa, finished_1v1
 
@@ -81,10 +81,7 @@ async def test_a_finished_mesa_leaves_memory_and_reads_back_the_same(clocked):
     assert svc.notifier.forgotten == [table.id]
     again = await svc.fetch(table.id)
     assert again is not table and again.status == "finished" and again.game.to_dict() == finished
-    assert svc.get(table.id) is again, "read back, it is kept again a while: the next click finds it"
-    assert await svc.fetch(table.id) is again
-    await clock.advance(KEEP_ENDED + 1)
-    assert table.id not in svc.tables and svc.notifier.forgotten == [table.id, table.id]
+    assert table.id not in svc.tables, "a click that reads it back does not keep it in memory again"
 
 
 async def test_a_closed_lobby_leaves_memory_and_a_late_join_is_refused_as_before(clocked):
@@ -204,4 +201,66 @@ async def test_a_double_click_on_revancha_after_the_table_left_memory_opens_one_
     checks = [m for m in world.channel.history() if "c4:k:1:y" in custom_ids(m)]
     assert len(checks) == 1, [m.content for m in checks]
     await accept_deals_the_new_mesa(world, checks[0])
+    assert world.env.errors == []
+
+
+def answered(result) -> tuple:
+    """What a click was answered: ephemeral or not, the text, the buttons."""
+    return result.ephemeral, result.response.content, custom_ids(result.response)
+
+
+async def play_while(world, table_id: int, seconds: float, step: float = 60.0) -> None:
+    """Let ``seconds`` pass while the people of table ``table_id`` play on, one play every ``step``."""
+    for _ in range(int(seconds // step) + 1):
+        await world.env.advance_time(step)
+        table = world.bot.tables.get(table_id)
+        assert table.status == "playing"
+        seat, play = pick_play(table)
+        await play_through_ui(member_for(world, table, seat), table, play)
+
+
+async def test_late_rematch_clicks_answer_the_same_while_the_rematch_is_played(world):
+    """QA: once the old table had left memory, a late «Acepto» on the ready check answered "that rematch
+    is no longer open" while the rematch was being played. Its accepted check now stays until the rematch
+    itself ends, and every late click answers as it did before the old table left memory."""
+    table, final = await finished_1v1(world)
+    await world.ana.click(final, custom_id="c4:r:1")
+    await world.env.advance_time(2)
+    ready = next(m for m in world.channel.history() if "c4:k:1:y" in custom_ids(m))
+    await world.beto.click(ready, custom_id="c4:k:1:y")
+    await world.env.advance_time(2)
+
+    async def late_clicks():
+        return [answered(await world.ana.click(final, custom_id="c4:r:1")),
+                answered(await world.beto.click(final, custom_id="c4:r:1")),
+                answered(await click_raw(world.env, world.beto, ready, "c4:k:1:y")),
+                answered(await click_raw(world.env, world.ana, ready, "c4:k:1:n")),
+                answered(await world.caro.click(final, custom_id="c4:r:1"))]
+
+    before = await late_clicks()
+    assert "Table #2" in before[2][1]
+    await play_while(world, 2, KEEP_ENDED + 60)
+    assert "service.tables" not in kept_for(world, table.id)
+    assert await late_clicks() == before
+    assert len([m for m in world.channel.history() if "revancha" in (m.content or "").lower()]) == 1
+    assert world.env.errors == []
+
+
+async def test_refused_clicks_from_another_server_keep_no_ended_table_in_memory(world, make_bot):
+    """QA: a click carrying another server's table id read that table from the store and kept it for 15
+    minutes (~200 KB each), before it was refused: forged ids could fill the memory."""
+    for _ in range(4):
+        await world.ana.slash(world.channel, "cuarenta new", players=2)
+        await world.ana.slash(world.channel, "cuarenta end")
+    await world.env.advance_time(KEEP_ENDED + 5)
+    assert list(world.bot.tables.tables) == []
+    guild = world.env.create_guild("Cuenca Club")
+    channel = guild.create_text_channel("juegos")
+    zoe = guild.add_member(world.env.create_user("zoe"))
+    carrier = (await zoe.slash(channel, "cuarenta rules")).response
+    for table_id in range(1, 5):
+        for custom_id in (f"c4:y:{table_id}", f"c4:r:{table_id}", f"c4:h:{table_id}", f"c4:l:{table_id}:a"):
+            refused = await click_raw(world.env, zoe, carrier, custom_id)
+            assert refused.ephemeral, custom_id
+    assert list(world.bot.tables.tables) == []
     assert world.env.errors == []
