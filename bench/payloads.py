@@ -10,7 +10,9 @@ legal play at a time. After each play, as in the bot:
 - the picture's scene (`scene.table_scene`), without drawing it (`bench/render.py` measures that).
 
 Prints the mean CPU µs per play of each part and their sum (``time.process_time``), over ``--plays`` plays
-after ``--warm`` plays of warm-up.
+after ``--warm`` plays of warm-up. Then the sum by stage of the mesa (plays 0–99, 100–199, …) over
+``--mesas`` whole mesas played one after the other (issue 13: the cost of a play must not grow with the
+mesa; stages with fewer than 50 plays measured are not printed).
 
     python bench/payloads.py [--tables 50] [--plays 4000] [--warm 1000]
 """
@@ -67,11 +69,34 @@ PARTS = (
 """The parts of a play measured, each called with the table and the seat that just played."""
 
 
+def by_stage(mesas: int) -> dict[int, tuple[float, int]]:
+    """Mean CPU µs of all `PARTS` after a play, by hundred of plays into the mesa: {stage: (µs, plays)}."""
+    spent: collections.defaultdict[int, list[float]] = collections.defaultdict(list)
+    clock = time.process_time
+    for i in range(mesas):
+        rng = random.Random(i)
+        table = new_table(10_000 + i)
+        game = table.game
+        assert game is not None
+        plays = 0
+        while game.winner is None:
+            seat = game.to_play
+            assert seat is not None
+            game.play(rng.choice(game.legal_plays()), seat=seat)
+            start = clock()
+            for _, part in PARTS:
+                part(table, seat)
+            spent[plays // 100].append(clock() - start)
+            plays += 1
+    return {stage: (sum(times) / len(times) * 1e6, len(times)) for stage, times in sorted(spent.items())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--plays", type=int, default=4000)
     parser.add_argument("--warm", type=int, default=1000)
+    parser.add_argument("--mesas", type=int, default=30, help="whole mesas for the cost by stage (default 30)")
     args = parser.parse_args()
     render.set_card_emojis(_emoji)
     rng = random.Random(1)
@@ -101,6 +126,10 @@ def main() -> None:
     for name, seconds in spent.items():
         print(f"  {name:14} {seconds / args.plays * 1e6:8.1f}")
     print(f"  {'total':14} {sum(spent.values()) / args.plays * 1e6:8.1f}")
+    print(f"the total by stage of the mesa ({args.mesas} whole mesas, one table):")
+    for stage, (micros, count) in by_stage(args.mesas).items():
+        if count >= 50:
+            print(f"  plays {stage * 100:>5}–{stage * 100 + 99:<5} {micros:8.1f} µs  ({count} plays)")
 
 
 if __name__ == "__main__":
