@@ -376,12 +376,13 @@ class TablesCog(commands.Cog):
         if card and not timed_out and _last_card_of(game, seat) == card:
             await answer.acknowledge(interaction)  # a double click: the first click played it and answered
             return
-        hand = render.hand_payload(table, seat, game.view(seat), lang)
+        view = game.view(seat)
+        hand = render.hand_payload(table, seat, view, lang)
         if timed_out:
             notice = t("err.timed_out_played", lang)
         elif timed_out_card is not None:  # they chose something else, too late: say so, and what was played
             notice = t("err.timed_out_other", lang, card=words.card_text(Card.parse(timed_out_card)))
-        elif card and card not in {c.code for c in game.view(seat).hand}:
+        elif card and card not in {c.code for c in view.hand}:
             notice = t("err.card_already_played", lang)
         elif isinstance(error, NotYourTurnError):
             notice = t("err.hand_changed_wait", lang, name=render.seat_name(table, game.to_play, lang))

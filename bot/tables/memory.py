@@ -27,8 +27,8 @@ from .rematch import ACCEPTED, OPEN
 log = logging.getLogger(__name__)
 
 KEEP_ENDED = 15 * 60.0
-"""Seconds an ended (finished or closed) table stays in memory after its last change; longer while a
-rematch check on it is open."""
+"""Seconds an ended (finished or closed) table stays in memory after its last change (a rematch check's
+answers and end are changes too); never less than while a check on it is open."""
 
 
 class MemoryMixin:
@@ -58,24 +58,16 @@ class MemoryMixin:
     async def _forget(self, table_id: int) -> None:
         """Drop the ended table ``table_id`` from memory, after the notifications queued for it (its notify
         lock). A table that opened again (a reload from another process) is kept, and so is one whose
-        rematch check is still open: it is looked at again `KEEP_ENDED` seconds after that check's end."""
-        check = self._checks.get(table_id)  # type: ignore[attr-defined]
-        if check is not None and check.status == OPEN:
-            self.scheduler.arm((table_id, "forget"), check.deadline + KEEP_ENDED,  # type: ignore[attr-defined]
-                               lambda: self._forget(table_id))
-            return
+        rematch check is open: the check's end arms this alarm again (`_rematch_changed`)."""
         table: Table | None = self.tables.get(table_id)  # type: ignore[attr-defined]
         if table is None:
             self._let_checks_go(table_id)
             return
-        if table.is_open:
-            return
         async with table.notify_lock:
-            if self.tables.get(table_id) is not table or table.is_open:  # type: ignore[attr-defined]
-                return
             check = self._checks.get(table_id)  # type: ignore[attr-defined]
-            if check is not None and check.status == OPEN:  # asked for while its notifications ran
-                return  # that check's changes arm this alarm again (`_rematch_changed`)
+            if (self.tables.get(table_id) is not table or table.is_open  # type: ignore[attr-defined]
+                    or (check is not None and check.status == OPEN)):
+                return
             del self.tables[table_id]  # type: ignore[attr-defined]
             self._let_checks_go(table_id)
             self._reposted.pop(table_id, None)  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ click is answered twice.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import typing
@@ -43,6 +44,7 @@ def _template(factory: DynamicFactory) -> re.Pattern[str]:
     return factory.__discord_ui_compiled_template__  # type: ignore[attr-defined,no-any-return]
 
 
+@functools.cache
 def component_type_of(factory: DynamicFactory) -> int | None:
     """The Discord component type an item class wraps (2 a button, 3 a string select), from its
     ``DynamicItem[...]`` base; None when it declares neither."""
