@@ -3,7 +3,8 @@
 Two table services, each with its own event loop in its own thread and its own connection pool, serve one
 table. Every click is sent to both at the same moment (a double click that two processes receive), and
 both hold the turn alarm when it runs out. Each click must be applied exactly once and in order, and the
-alarm must play once.
+alarm must play once. A third process, a real OS process this time (`tests/bot/dying_process.py`), is
+killed in the middle of a click: nothing of it may be stored, and the same click must play once elsewhere.
 """
 
 from __future__ import annotations
@@ -353,3 +354,58 @@ def test_a_computer_move_that_finds_the_row_busy_is_left_to_the_process_holding_
 async def _ended(task: asyncio.Task) -> None:
     """Wait (in the task's loop) until ``task`` ends, whatever its outcome."""
     await asyncio.wait([task])
+
+
+def test_a_process_killed_mid_click_commits_nothing_and_the_same_click_plays_once_elsewhere(processes):
+    """Design §9 item 6: a third bot process, in its own OS process, takes a click, claims the row and
+    writes the play, then is killed (SIGKILL) before its transaction commits. While it hangs, the same
+    click sent to another process is refused busy and changes nothing; once it is dead, PostgreSQL has
+    rolled its transaction back: nothing of the click is stored, and the same click plays exactly once
+    in another process. The first process, whose copy is now behind, reloads and plays on."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(11)
+    for _ in range(6):
+        play, kwargs = _click(reference, rng, user_of)
+        assert isinstance(a.run(a.service.play(table_id, **kwargs)), Played)
+        reference.play(play, seat=reference.to_play)
+    play, kwargs = _click(reference, rng, user_of)
+    stored = a.run(a.service.store.load_table(table_id))
+
+    dying = subprocess.Popen([sys.executable, str(Path(__file__).with_name("dying_process.py")), a.url,
+                              str(table_id), json.dumps(kwargs)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert dying.stdout is not None
+        assert dying.stdout.readline().strip() == "saved", "the dying process wrote the play, uncommitted"
+        b.service.store.lock_timeout_ms = 200
+        before = _state(b.service.get(table_id))
+        with pytest.raises(TableBusyError):
+            b.run(b.service.play(table_id, **kwargs))
+        assert _state(b.service.get(table_id)) == before, "a refused click changes nothing"
+    finally:
+        dying.send_signal(signal.SIGKILL)
+        dying.wait(timeout=30)
+    assert dying.returncode == -signal.SIGKILL
+
+    row = a.run(a.service.store.load_table(table_id))
+    assert len(row.plays) == len(stored.plays) and row.version == stored.version, \
+        "the killed process's play and version were rolled back"
+    b.service.store.lock_timeout_ms = 60_000  # PostgreSQL may take a moment to end the dead backend
+    result = b.run(b.service.play(table_id, **kwargs))
+    assert isinstance(result, Played) and result.play == play, "the same click plays in another process"
+    reference.play(play, seat=reference.to_play)
+    row = a.run(a.service.store.load_table(table_id))
+    assert len(row.plays) == len(stored.plays) + 1 and row.version == stored.version + 1, "once"
+    assert _game_of(row) == reference
+
+    play, kwargs = _click(reference, rng, user_of)
+    result = a.run(a.service.play(table_id, **kwargs))
+    assert isinstance(result, Played) and result.play == play, "the first process reloads and plays on"
+    reference.play(play, seat=reference.to_play)
+    assert _game_of(a.run(a.service.store.load_table(table_id))) == reference
