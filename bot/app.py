@@ -1,5 +1,6 @@
-"""The bot: a `commands.AutoShardedBot` (one process runs every shard, their count from Discord; DMs reach
-shard 0 only) whose ``setup_hook`` opens the database, builds the table service and the Discord presenter, registers the
+"""The bot: a `commands.AutoShardedBot` (one process runs every shard, their count from Discord, or the
+range SHARD_IDS of SHARD_COUNT when the bot runs as several processes; DMs reach shard 0 only) whose
+``setup_hook`` opens the database, builds the table service and the Discord presenter, registers the
 persistent components, loads the cogs, restores open tables and, with a development guild, syncs the
 commands there.
 """
@@ -124,6 +125,8 @@ class CuarentaBot(commands.AutoShardedBot):
         # opt-in (DISCORD_MEMBERS_INTENT=1, and enabled in the developer portal). Without it, a member who
         # left is handed to a computer player by the turn timer instead.
         intents.members = settings.members_intent if members_intent is None else members_intent
+        if settings.shard_ids is not None and "shard_ids" not in options:  # a range of shards (docs/SCALING.md)
+            options.update(shard_ids=list(settings.shard_ids), shard_count=settings.shard_count)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.settings = settings

@@ -13,6 +13,11 @@ Variables (see `.env.example`):
         of the bot's process, which slow every table's answers while a hard computer thinks).
     PICTURE_WORKERS: worker processes that draw the table pictures (default 1; ``0``: the bot's own
         process draws them, a millisecond or two of its event loop a play).
+    SHARD_IDS, SHARD_COUNT: to run the bot as several processes (`docs/SCALING.md`): the shards this
+        process runs, as ids and ranges (``0``, ``1-7``, ``0,2,4-6``), out of SHARD_COUNT shards in all
+        (every process is given the same count). Both unset (the default): one process runs every shard,
+        their count from Discord. A process that runs only some of the shards needs DATABASE_URL: the
+        processes share one PostgreSQL.
 """
 
 from __future__ import annotations
@@ -39,6 +44,41 @@ def _workers(env: Mapping[str, str], name: str, default: int, zero: str) -> int:
     return int(raw)
 
 
+def _shards(env: Mapping[str, str], shared_database: bool) -> tuple[tuple[int, ...] | None, int | None]:
+    """``(shard ids, shard count)`` from SHARD_IDS and SHARD_COUNT (see the module docstring): ``(None,
+    None)`` when both are unset or blank; the ids sorted, each once.
+
+    Raises:
+        ConfigError: one of the two is set without the other; SHARD_COUNT is not a whole number from 1;
+            SHARD_IDS is not a comma-separated list of ids and ``a-b`` ranges below SHARD_COUNT; or the ids
+            leave out some shard while the database is not shared (no DATABASE_URL).
+    """
+    ids_raw = (env.get("SHARD_IDS") or "").strip()
+    count_raw = (env.get("SHARD_COUNT") or "").strip()
+    if not ids_raw and not count_raw:
+        return None, None
+    if not ids_raw or not count_raw:
+        raise ConfigError("SHARD_IDS and SHARD_COUNT go together: the shards this process runs, out of how many "
+                          "(leave both unset to run every shard, their count from Discord)")
+    if not (count_raw.isascii() and count_raw.isdigit()) or int(count_raw) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number from 1, not {count_raw!r}")
+    count = int(count_raw)
+    ids: set[int] = set()
+    for part in ids_raw.split(","):
+        low, dash, high = part.strip().partition("-")
+        bounds = (low.strip(), high.strip() if dash else low.strip())
+        if not all(b.isascii() and b.isdigit() for b in bounds) or int(bounds[0]) > int(bounds[1]):
+            raise ConfigError(f"SHARD_IDS must be shard ids and ranges such as 0,2,4-6, not {ids_raw!r}")
+        ids.update(range(int(bounds[0]), int(bounds[1]) + 1))
+    if max(ids) >= count:
+        raise ConfigError(f"SHARD_IDS names shard {max(ids)}, but shards are numbered 0 to {count - 1} "
+                          f"(SHARD_COUNT={count})")
+    if len(ids) < count and not shared_database:
+        raise ConfigError("SHARD_IDS runs only some of the shards: the other processes must share this one's "
+                          "database, so set DATABASE_URL (PostgreSQL); SQLite serves one process")
+    return tuple(sorted(ids)), count
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The bot's settings. Build them with `Settings.from_env`."""
@@ -59,6 +99,10 @@ class Settings:
     picture_workers: int = 1
     """Worker processes that draw the table pictures (`bot.ui.pictures.PictureWorkers`), each started at
     its first picture; 0 draws them in the bot's process."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""
+    shard_count: int | None = None
+    """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
 
     @property
     def database(self) -> str:
@@ -71,8 +115,8 @@ class Settings:
 
         Raises:
             ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
-                PICTURE_WORKERS is not a whole number from 0 to 64, or DATABASE_URL is not a
-                ``postgresql://`` URL.
+                PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
+                ``postgresql://`` URL, or SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`).
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -90,6 +134,7 @@ class Settings:
         url = (env.get("DATABASE_URL") or "").strip()
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
+        shard_ids, shard_count = _shards(env, shared_database=bool(url))
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -99,4 +144,6 @@ class Settings:
             members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
             ai_workers=ai_workers,
             picture_workers=picture_workers,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
         )

@@ -136,3 +136,38 @@ def test_the_shard_count_comes_from_discord():
     from bot.config import Settings
 
     assert CuarentaBot(Settings(token="x", database_path=":memory:")).shard_count is None
+
+
+def test_a_process_runs_the_range_of_shards_it_is_given():
+    """SHARD_IDS and SHARD_COUNT (docs/SCALING.md): ids and ranges, sorted and once each, passed to
+    AutoShardedBot with the same count in every process."""
+    from bot.app import CuarentaBot
+
+    pg = {"DATABASE_URL": "postgresql://u@h/db"}
+    assert Settings.from_env({**pg, "SHARD_IDS": "0", "SHARD_COUNT": "8"}).shard_ids == (0,)
+    s = Settings.from_env({**pg, "SHARD_IDS": " 4-6, 1 ,5,2-2 ", "SHARD_COUNT": "8"})
+    assert (s.shard_ids, s.shard_count) == ((1, 2, 4, 5, 6), 8)
+    bot = CuarentaBot(s)
+    assert (bot.shard_ids, bot.shard_count) == ([1, 2, 4, 5, 6], 8)
+    every = Settings.from_env({"SHARD_IDS": "0-3", "SHARD_COUNT": "4"})  # every shard: SQLite will do
+    assert (every.shard_ids, every.shard_count) == ((0, 1, 2, 3), 4)
+    unset = Settings.from_env({"SHARD_IDS": " ", "SHARD_COUNT": ""})
+    assert (unset.shard_ids, unset.shard_count) == (None, None)
+    assert CuarentaBot(unset).shard_ids is None
+
+
+@pytest.mark.parametrize("env, says", [
+    ({"SHARD_IDS": "0-3"}, "go together"),
+    ({"SHARD_COUNT": "4"}, "go together"),
+    ({"SHARD_IDS": "0", "SHARD_COUNT": "0"}, "from 1"),
+    ({"SHARD_IDS": "0", "SHARD_COUNT": "four"}, "from 1"),
+    ({"SHARD_IDS": "a", "SHARD_COUNT": "4"}, "ranges such as"),
+    ({"SHARD_IDS": "3-1", "SHARD_COUNT": "4"}, "ranges such as"),
+    ({"SHARD_IDS": "1,,2", "SHARD_COUNT": "4"}, "ranges such as"),
+    ({"SHARD_IDS": "-1", "SHARD_COUNT": "4"}, "ranges such as"),
+    ({"SHARD_IDS": "2-4", "SHARD_COUNT": "4"}, "numbered 0 to 3"),
+    ({"SHARD_IDS": "1-3", "SHARD_COUNT": "4"}, "DATABASE_URL"),
+])
+def test_a_bad_range_of_shards_is_refused_and_says_why(env, says):
+    with pytest.raises(ConfigError, match=says):
+        Settings.from_env(env)
