@@ -22,6 +22,9 @@ second port (newline-framed text):
 clock is shared by every process on Linux), the bot-token REST calls by route (everything except
 ``/interactions/…/callback`` and ``/webhooks/…``), unknown routes, 429s, refusals shown to the people
 (ephemeral answers to a play), and this process's CPU seconds. ``POST /_bench/reset`` zeroes them.
+``POST /_bench/take`` returns the callbacks seen since the last take and forgets them, with the bot-token
+REST calls so far (a long run, `bench/soak.py`, reads its figures by interval without either process
+keeping every interaction).
 
 Run by `serve` (``multiprocessing`` target); it reports its two ports on the pipe it is given.
 """
@@ -432,8 +435,9 @@ class FakeDiscord:
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
         seen = self.callbacks.get(iid)
-        if seen is not None:
-            seen[2] += 1
+        if seen is not None or iid in self.answered:  # (``answered``: also those a take let go)
+            if seen is not None:
+                seen[2] += 1
             return _error(400, "Interaction has already been acknowledged.", 40060)
         self.callbacks[iid] = [now, kind, 1]
         self.answered.add(iid)
@@ -537,6 +541,11 @@ class FakeDiscord:
             channel_id = int(request.match_info["channel"])
         ids = self.channel_messages.get(channel_id, [])[-int(request.query.get("last", "5")):]
         return _reply([self.messages[i] for i in ids])
+
+    async def take(self, request: web.Request) -> web.Response:
+        taken, self.callbacks = self.callbacks, {}
+        return _reply({"callbacks": {str(k): v for k, v in taken.items()}, "rest": sum(self.rest.values()),
+                       "cpu": time.process_time() - self.cpu0, "messages": len(self.messages)})
 
     async def reset_route(self, request: web.Request) -> web.Response:
         self.reset()
@@ -670,6 +679,7 @@ class FakeDiscord:
         r.add_post("/_bench/setup", self.setup)
         r.add_get("/_bench/stats", self.stats)
         r.add_post("/_bench/reset", self.reset_route)
+        r.add_post("/_bench/take", self.take)
         r.add_get("/_bench/channel/{channel}", self.channel_route)
         return app
 

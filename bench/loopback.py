@@ -133,7 +133,11 @@ class Driver:
         self.recording = False
         self.tables_by_slot: dict[int, Any] = {}
         self.all_tables: dict[int, tuple[Any, int]] = {}
-        """Every table played in the run: (table, its plays when the run started)."""
+        """The live table of each slot, with its plays when the measure began (0 for a table opened since)."""
+        self.ended_plays = 0
+        """Plays measured at tables that ended and were let go (a long run keeps no ended table)."""
+        self.latencies: list[float] = []
+        """Acknowledgement latencies (ms) already taken from the fake by a sampled run."""
         self.opened = 0
         self.finished = 0
         self.ack_timeouts = 0
@@ -321,6 +325,9 @@ class Driver:
         while not self.stop:
             if table.status != PLAYING or table.game is None or table.game.is_over:
                 self.finished += 1
+                if table.id in self.all_tables:  # its plays counted, the table let go (the bot's to keep or drop)
+                    _, before = self.all_tables.pop(table.id)
+                    self.ended_plays += len(table.game.plays) - before if table.game is not None else 0
                 table = self.tables_by_slot[slot] = await self.open_table(slot)
                 self.all_tables[table.id] = (table, 0)
                 await asyncio.sleep(self.rng.uniform(*self.pace))
@@ -343,6 +350,11 @@ class Driver:
         self.done_tasks = [asyncio.ensure_future(self.play_slot(s, self.rng.uniform(0, self.pace[1])))
                            for s in range(self.n)]
 
+    def plays(self) -> int:
+        """Plays made since the measure began."""
+        return self.ended_plays + sum(len(t.game.plays) - p0 for t, p0 in self.all_tables.values()
+                                      if t.game is not None)
+
     async def play(self, seconds: float) -> None:
         """Let the people play ``seconds``, then stop them."""
         await asyncio.sleep(seconds)
@@ -359,13 +371,22 @@ class Driver:
 
 async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
                 dump: str | None = None, postgres: str | None = None, warm: float = 0.0,
-                picture_workers: int | None = None) -> dict[str, Any]:
+                picture_workers: int | None = None, sample_every: float = 0.0,
+                keep_ended: float | None = None, report: Any = None) -> dict[str, Any]:
+    """One run of ``n`` tables at ``pace`` (see the module docstring); the figures as a dict. With
+    ``sample_every`` (seconds), also the figures of each interval of the run (``result["samples"]``, see
+    `_sampled`), each also given to ``report`` as it is taken; ``keep_ended`` sets the bot's
+    `bot.tables.memory.KEEP_ENDED` (seconds)."""
     import aiohttp
     import discord
 
     from bot.app import CuarentaBot
     from bot.config import Settings
 
+    if keep_ended is not None:
+        from bot.tables import memory
+
+        memory.KEEP_ENDED = keep_ended
     ctx = multiprocessing.get_context("spawn")
     here, there = ctx.Pipe()
     server = ctx.Process(target=fake_discord.serve, args=(there,), name="fake-discord")
@@ -424,6 +445,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             await asyncio.sleep(warm)
         driver.all_tables = {t.id: (t, len(t.game.plays)) for t in driver.tables_by_slot.values()
                              if t.game is not None}
+        driver.ended_plays = 0
         driver.opened = 0
         await session.post(f"{base}/_bench/reset")
         driver.sent.clear()
@@ -438,7 +460,11 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         pictures0 = bot.picture_workers.pictures if bot.picture_workers is not None else 0
         if profiler is not None:
             profiler.enable()
-        await driver.play(seconds)
+        if sample_every:
+            result["samples"] = await _sampled(driver, bot, session, base, seconds, sample_every, server.pid or 0,
+                                               report)
+        else:
+            await driver.play(seconds)
         if profiler is not None:
             profiler.disable()
         cpu, drv, wall = time.process_time() - cpu0, driver.cpu - drv0, time.monotonic() - wall0
@@ -450,7 +476,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         workers_kernel = sum(v - workers_kernel0.get(pid, 0.0)
                              for pid, v in _descendants_cpu(server.pid or 0, kernel=True).items())
         pictures = (bot.picture_workers.pictures if bot.picture_workers is not None else 0) - pictures0
-        plays = sum(len(t.game.plays) - p0 for t, p0 in driver.all_tables.values() if t.game is not None)
+        plays = driver.plays()
         async with session.get(f"{base}/_bench/stats") as response:
             at_end = await response.json()
         dispatched = {i: s for i, s in driver.sent.items() if s <= wall0 + wall}
@@ -459,12 +485,14 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         async with session.get(f"{base}/_bench/stats") as response:
             final = await response.json()
         callbacks = final["callbacks"]
-        latencies = sorted((callbacks[str(i)][0] - s) * 1000 for i, s in dispatched.items() if str(i) in callbacks)
+        latencies = sorted([*driver.latencies, *((callbacks[str(i)][0] - s) * 1000 for i, s in dispatched.items()
+                                                 if str(i) in callbacks)])
+        dispatched_count = len(dispatched) + len(driver.latencies)
         q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else (latencies or [0.0]) * 99
         rest_total = sum(at_end["rest"].values())
         result.update(
-            seconds=wall, plays=plays, plays_s=plays / wall, interactions=len(dispatched), answered=len(latencies),
-            late=sum(1 for x in latencies if x > LATE * 1000), unanswered=len(dispatched) - len(latencies),
+            seconds=wall, plays=plays, plays_s=plays / wall, interactions=dispatched_count, answered=len(latencies),
+            late=sum(1 for x in latencies if x > LATE * 1000), unanswered=dispatched_count - len(latencies),
             p50=q[49], p95=q[94], p99=q[98], max=latencies[-1] if latencies else 0.0,
             rest=rest_total / max(1, plays), rest_s=rest_total / wall,
             routes=collections.Counter(at_end["rest"]).most_common(), webhook=at_end["webhook"],
@@ -503,6 +531,78 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
             server.terminate()
         tmp.cleanup()
     return result
+
+
+async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: float, every: float,
+                   fake_pid: int, report: Any = None) -> list[dict[str, Any]]:
+    """Let the people play ``seconds``; every ``every`` seconds, the interval's figures: plays and plays/s,
+    acknowledgement p50 / p99 and answers after 3 s (the fake's callbacks taken and matched, so that
+    neither process keeps every interaction), bot-token REST calls per play, CPU ms per play (the bot's
+    process less the driver, and its workers), and the state the bot holds at its end: RSS, tables in
+    the service (and how many of them ended), the DM-hand presenter's and the public presenter's
+    per-table entries, the write budget's channels and the timers pending; and the process's garbage
+    collections: how many of the oldest generation and the longest of those (ms), and the time in every
+    collection per play (ms). The sampling's own CPU is counted as the driver's."""
+    import gc
+
+    from bot.tables import PLAYING
+
+    pauses: list[tuple[int, float]] = []  # (generation, ms) of each garbage collection in the interval
+    began: list[float] = []
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began.append(time.perf_counter())
+        elif began:
+            pauses.append((info["generation"], (time.perf_counter() - began.pop()) * 1000))
+
+    gc.callbacks.append(timed)
+    samples: list[dict[str, Any]] = []
+    start = time.monotonic()
+    last = {"t": start, "cpu": time.process_time(), "driver": driver.cpu, "plays": driver.plays(), "rest": 0,
+            "workers": sum(_descendants_cpu(fake_pid).values())}
+    while (left := start + seconds - time.monotonic()) > 0:
+        await asyncio.sleep(min(every, left))
+        t0 = time.thread_time()
+        async with session.post(f"{base}/_bench/take") as response:
+            taken = await response.json()
+        latencies = []
+        for iid, (at, _kind, _count) in taken["callbacks"].items():
+            sent = driver.sent.pop(int(iid), None)
+            if sent is not None:
+                latencies.append((at - sent) * 1000)
+        driver.latencies.extend(latencies)
+        latencies.sort()
+        now, cpu, plays = time.monotonic(), time.process_time(), driver.plays()
+        workers = sum(_descendants_cpu(fake_pid).values())
+        hands = bot.notifier.hands
+        tables = bot.tables.tables
+        made = max(1, plays - last["plays"])
+        driver.cpu += time.thread_time() - t0
+        samples.append({
+            "t": now - start, "plays": plays - last["plays"], "plays_s": (plays - last["plays"]) / (now - last["t"]),
+            "p50": latencies[len(latencies) // 2] if latencies else 0.0,
+            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0,
+            "late": sum(1 for x in latencies if x > LATE * 1000),
+            "rest": (taken["rest"] - last["rest"]) / made,
+            "cpu": ((cpu - last["cpu"]) - (driver.cpu - last["driver"])) * 1000 / made,
+            "workers": (workers - last["workers"]) * 1000 / made,
+            "rss": _rss_now(), "held": len(tables), "ended": sum(1 for t in tables.values() if not t.is_open),
+            "playing": sum(1 for t in tables.values() if t.status == PLAYING), "mesas_ended": driver.finished,
+            "hands": sum(len(d) for d in (hands._keys, hands._alerted, hands._last_write, hands._posted,
+                                          hands._tokens, hands._pumps)),
+            "public": len(bot.notifier._public), "channels": bot.notifier.budget.channels(),
+            "alarms": len(bot.tables.scheduler._alarms),
+            "gc2": sum(1 for g, _ in pauses if g == 2), "gc2_ms": max((ms for g, ms in pauses if g == 2), default=0.0),
+            "gc_ms": sum(ms for _, ms in pauses) / made,
+        })
+        pauses.clear()
+        last = {"t": now, "cpu": cpu, "driver": driver.cpu, "plays": plays, "rest": taken["rest"], "workers": workers}
+        if report is not None:
+            report(samples[-1])
+    driver.stop = True
+    gc.callbacks.remove(timed)
+    return samples
 
 
 def _thread_cpu() -> dict[str, float]:
@@ -580,11 +680,11 @@ def under_test() -> str:
 
 
 def _child(n: int, pace: str, seconds: float, profile: str | None, seed: int, dump: str | None,
-           postgres: str | None, warm: float, picture_workers: int | None, conn: Any) -> None:
+           postgres: str | None, warm: float, picture_workers: int | None, conn: Any, **extra: Any) -> None:
     try:
         from bot import loop  # the bot's own event loop (uvloop), as `python -m bot` runs it
 
-        conn.send(loop.run(bench(n, pace, seconds, profile, seed, dump, postgres, warm, picture_workers)))
+        conn.send(loop.run(bench(n, pace, seconds, profile, seed, dump, postgres, warm, picture_workers, **extra)))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which prints it
         import traceback
 
