@@ -23,8 +23,9 @@ clock is shared by every process on Linux), the bot-token REST calls by route (e
 ``/interactions/…/callback`` and ``/webhooks/…``), unknown routes, 429s, refusals shown to the people
 (ephemeral answers to a play), and this process's CPU seconds. ``POST /_bench/reset`` zeroes them.
 ``POST /_bench/take`` returns the callbacks seen since the last take and forgets them, with the bot-token
-REST calls so far (a long run, `bench/soak.py`, reads its figures by interval without either process
-keeping every interaction).
+REST calls so far, the messages held, and the fake's own garbage collections since the last take (a long
+run, `bench/soak.py`, reads its figures by interval without either process keeping every interaction; a
+pause of the fake delays its stamps, so it is read beside the bot's).
 
 Run by `serve` (``multiprocessing`` target); it reports its two ports on the pipe it is given.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import datetime as dt
+import gc
 import itertools
 import json
 import logging
@@ -544,8 +546,13 @@ class FakeDiscord:
 
     async def take(self, request: web.Request) -> web.Response:
         taken, self.callbacks = self.callbacks, {}
+        pauses, _Collections.pauses = _Collections.pauses, []
+        gc.freeze()  # what the fake holds (every message) is not walked again by its collections
         return _reply({"callbacks": {str(k): v for k, v in taken.items()}, "rest": sum(self.rest.values()),
-                       "cpu": time.process_time() - self.cpu0, "messages": len(self.messages)})
+                       "cpu": time.process_time() - self.cpu0, "messages": len(self.messages),
+                       "gc2": sum(1 for g, _ in pauses if g == 2),
+                       "gc_max_ms": max((ms for _, ms in pauses), default=0.0),
+                       "gc_ms": sum(ms for _, ms in pauses)})
 
     async def reset_route(self, request: web.Request) -> web.Response:
         self.reset()
@@ -711,6 +718,21 @@ async def _main(conn: Any) -> None:
     await runner.cleanup()
 
 
+class _Collections:
+    """This process's garbage collections since the last take: (generation, ms) each. A pause here delays
+    the fake's stamp of a callback, so a long run reads it beside the bot's own (`bench/soak.py`)."""
+
+    pauses: list[tuple[int, float]] = []
+    _began = 0.0
+
+    @classmethod
+    def timed(cls, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            cls._began = time.perf_counter()
+        else:
+            cls.pauses.append((info["generation"], (time.perf_counter() - cls._began) * 1000))
+
+
 class _Errors(logging.Handler):
     """Counts this process's ERROR records (a handler that failed, a click that failed) for the stats."""
 
@@ -724,6 +746,7 @@ def serve(conn: Any) -> None:
     """Process entry point: serve until the pipe ``conn`` says stop (or closes)."""
     logging.basicConfig(level=logging.WARNING, format="fake discord: %(levelname)s %(name)s %(message)s")
     logging.getLogger().addHandler(_Errors(logging.ERROR))
+    gc.callbacks.append(_Collections.timed)
     try:
         asyncio.run(_main(conn))
     except (EOFError, KeyboardInterrupt):

@@ -372,11 +372,12 @@ class Driver:
 async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: int,
                 dump: str | None = None, postgres: str | None = None, warm: float = 0.0,
                 picture_workers: int | None = None, sample_every: float = 0.0,
-                keep_ended: float | None = None, report: Any = None) -> dict[str, Any]:
+                keep_ended: float | None = None, report: Any = None, settle: bool = True) -> dict[str, Any]:
     """One run of ``n`` tables at ``pace`` (see the module docstring); the figures as a dict. With
     ``sample_every`` (seconds), also the figures of each interval of the run (``result["samples"]``, see
     `_sampled`), each also given to ``report`` as it is taken; ``keep_ended`` sets the bot's
-    `bot.tables.memory.KEEP_ENDED` (seconds)."""
+    `bot.tables.memory.KEEP_ENDED` (seconds). ``settle`` (default) tunes the garbage collector after the
+    start-up, as `python -m bot` does (`bot.heap.settle`)."""
     import aiohttp
     import discord
 
@@ -428,6 +429,10 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
         bot._connection.parse_guild_create(json.loads(json.dumps(driver.guild_create())))
         bot._connection.call_handlers("ready")
         bot.dispatch("ready")
+        if settle:  # where `python -m bot` calls it: after login (setup_hook), before the gateway's events
+            from bot import heap
+
+            heap.settle()
         reader, writer = await asyncio.open_connection("127.0.0.1", people_port, limit=64 * 1024 * 1024)
         driver.writer = writer
         receiver = asyncio.ensure_future(driver.receive(reader))
@@ -542,7 +547,9 @@ async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: f
     the service (and how many of them ended), the DM-hand presenter's and the public presenter's
     per-table entries, the write budget's channels and the timers pending; and the process's garbage
     collections: how many of the oldest generation and the longest of those (ms), and the time in every
-    collection per play (ms). The sampling's own CPU is counted as the driver's."""
+    collection per play (ms); and the same collection figures of the fake Discord's process (its pauses
+    delay the stamps that the latencies are read from) with the messages it holds. The sampling's own CPU
+    is counted as the driver's."""
     import gc
 
     from bot.tables import PLAYING
@@ -594,7 +601,9 @@ async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: f
             "public": len(bot.notifier._public), "channels": bot.notifier.budget.channels(),
             "alarms": len(bot.tables.scheduler._alarms),
             "gc2": sum(1 for g, _ in pauses if g == 2), "gc2_ms": max((ms for g, ms in pauses if g == 2), default=0.0),
-            "gc_ms": sum(ms for _, ms in pauses) / made,
+            "gc_ms": sum(ms for _, ms in pauses) / made, "gc_max_ms": max((ms for _, ms in pauses), default=0.0),
+            "fake_gc2": taken["gc2"], "fake_gc_max_ms": taken["gc_max_ms"], "fake_gc_ms": taken["gc_ms"] / made,
+            "fake_messages": taken["messages"],
         })
         pauses.clear()
         last = {"t": now, "cpu": cpu, "driver": driver.cpu, "plays": plays, "rest": taken["rest"], "workers": workers}

@@ -15,6 +15,7 @@ import sys
 import aiohttp
 import discord
 
+from bot import heap
 from bot import loop as event_loop
 from bot.app import CuarentaBot, invite_url
 from bot.config import ConfigError, Settings
@@ -49,7 +50,9 @@ async def run(settings: Settings, command: str) -> int:
                 if bot.application_id:
                     print(f"Invite / Invitación: {invite_url(bot.application_id)}")
                 return 0
-            await bot.start(settings.token)
+            await bot.login(settings.token)  # ``bot.start`` is login (which runs setup_hook), then connect
+            heap.settle()  # start-up is over: the garbage collector's pauses stay short (bot/heap.py)
+            await bot.connect()
         except discord.LoginFailure:
             log.error("DISCORD_TOKEN was refused by Discord")
             return 1

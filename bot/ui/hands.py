@@ -51,12 +51,16 @@ TOKEN_LIFETIME = 14 * 60.0
 class _Token:
     """A person's last click on their DM hand, whose interaction token can write that DM: edit
     ``message_id`` (the click's own message while ``original``, else a follow-up sent with the token),
-    send follow-ups, delete either. ``since`` is the service clock's second of the click."""
+    send follow-ups, delete either. ``since`` is the service clock's second of the click.
 
-    interaction: discord.Interaction
+    ``answering`` is the click itself until its own answer is seen done (`HandPresenter._token_for`),
+    then None: the token is kept for minutes, the interaction is not (see `wire.ClickToken`)."""
+
+    click: wire.ClickToken
     message_id: int
     original: bool
     since: float
+    answering: discord.Interaction | None = None
 
 
 async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
@@ -130,7 +134,8 @@ class HandPresenter:
             if table.game.to_play == seat:
                 self._alerted[key] = table.nonce
             if interaction is not None and interaction.message is not None:
-                self._tokens[key] = _Token(interaction, interaction.message.id, True, self.service.clock.now())
+                self._tokens[key] = _Token(wire.ClickToken.of(interaction), interaction.message.id, True,
+                                           self.service.clock.now(), answering=interaction)
 
     def forget_shown(self, table: Table, seat: int) -> None:
         """The interaction answer failed: write the hand again (with the bot's token)."""
@@ -147,17 +152,18 @@ class HandPresenter:
         if self.service.clock.now() - token.since > TOKEN_LIFETIME:
             self._tokens.pop(key, None)
             return None
-        async with answer.answer_lock(token.interaction):  # the click's answer holds it while it is sent
-            done = token.interaction.response.is_done()
-        return token if done and self._tokens.get(key) is token else None
+        clicked = token.answering
+        if clicked is not None:
+            async with answer.answer_lock(clicked):  # the click's answer holds it while it is sent
+                if not clicked.response.is_done():
+                    return None
+            token.answering = None  # answered: the token is all that is kept
+        return token if self._tokens.get(key) is token else None
 
     async def _token_edit(self, key: tuple[int, int], token: _Token, payload: render.Payload) -> bool:
         """Edit the hand through the token; False (and the token dropped) when Discord refused."""
         try:
-            if token.original:
-                await wire.edit_original(token.interaction, payload)
-            else:
-                await wire.edit_followup(token.interaction, token.message_id, payload)
+            await wire.edit_token_message(token.click, None if token.original else token.message_id, payload)
         except discord.HTTPException as exc:
             log.info("DM hand edit through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
@@ -169,10 +175,7 @@ class HandPresenter:
     async def _token_delete(self, token: _Token) -> None:
         """Delete the hand message of ``token`` through it (a failure is logged, the game goes on)."""
         try:
-            if token.original:
-                await token.interaction.delete_original_response()
-            else:
-                await token.interaction.followup.delete_message(token.message_id)
+            await wire.delete_token_message(token.click, None if token.original else token.message_id)
             self.token_writes += 1
         except discord.HTTPException as exc:
             log.info("old DM hand not deleted through the token (%s %s)", exc.status, exc.code)
@@ -343,15 +346,15 @@ class HandPresenter:
         state = self.state_key(table, seat)
         game = table.game
         try:
-            message = await token.interaction.followup.send(wait=True, **self._payload(table, seat).send_kwargs())
+            message_id = await wire.send_followup(token.click, self._payload(table, seat))
         except discord.HTTPException as exc:
             log.info("DM hand follow-up through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
             self._tokens.pop(key, None)
             return False
         self.token_writes += 1
-        self._tokens[key] = _Token(token.interaction, message.id, False, token.since)
-        await self._posted_hand(table, seat, state, game, channel_id, message.id)
+        self._tokens[key] = _Token(token.click, message_id, False, token.since)
+        await self._posted_hand(table, seat, state, game, channel_id, message_id)
         await self.budget.acquire(channel_id)
         await self._token_delete(token)
         return True

@@ -11,7 +11,9 @@ and errors are discord.py's), and return nothing:
 
 - `update_message`: the click's answer, UPDATE_MESSAGE (type 7), without ``with_response`` (Discord answers
   204 and sends no message back), then marks the interaction answered as discord.py does;
-- `edit_original` / `edit_followup`: a message of the click's token;
+- `edit_original` / `edit_followup`: a message of the click's token; `edit_token_message`,
+  `delete_token_message` and `send_followup` do the same from a `ClickToken`, which keeps a click's
+  token without its interaction (the DM hands' writes through a click's token, `bot.ui.hands`);
 - `edit_channel_message`: a message by the bot's token (the table message, with its picture).
 
 Every function takes a `bot.ui.render.Payload` and raises `discord.HTTPException` when Discord refuses.
@@ -19,7 +21,8 @@ Every function takes a `bot.ui.render.Payload` and raises `discord.HTTPException
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import Route, handle_message_parameters
@@ -56,19 +59,34 @@ async def update_message(interaction: discord.Interaction, payload: Payload) -> 
     response._response_type = discord.InteractionResponseType.message_update  # noqa: SLF001 - as discord.py
 
 
+@dataclass(frozen=True, slots=True)
+class ClickToken:
+    """What writing through a click's interaction token needs, without the interaction: the application
+    id, the token (a str, valid 15 minutes), discord.py's connection state and HTTP session.
+
+    A ``discord.Interaction`` and its ``InteractionResponse`` refer to each other, so only the garbage
+    collector frees one, and one kept for minutes (a DM hand's next writes, `bot.ui.hands`) ends in the
+    oldest generation with its message, components and users. This keeps none of that."""
+
+    application_id: int
+    token: str
+    state: Any
+    session: Any
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> ClickToken:
+        """The token of ``interaction``."""
+        return cls(interaction.application_id, interaction.token, interaction._state,  # noqa: SLF001
+                   interaction._session)  # noqa: SLF001
+
+
 async def edit_original(interaction: discord.Interaction, payload: Payload) -> None:
     """Edit the message of the interaction's own response (or, after a deferred click, its message).
 
     Raises:
         discord.HTTPException: Discord refused the edit (the token expired: 401 / 404).
     """
-    state = interaction._state  # noqa: SLF001
-    with handle_message_parameters(**payload.edit_kwargs(), previous_allowed_mentions=state.allowed_mentions) as params:
-        http = state.http
-        await async_context.get().edit_original_interaction_response(
-            interaction.application_id, interaction.token, session=interaction._session,  # noqa: SLF001
-            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
-            files=params.files)
+    await edit_token_message(ClickToken.of(interaction), None, payload)
 
 
 async def edit_followup(interaction: discord.Interaction, message_id: int, payload: Payload) -> None:
@@ -77,13 +95,62 @@ async def edit_followup(interaction: discord.Interaction, message_id: int, paylo
     Raises:
         discord.HTTPException: Discord refused the edit.
     """
-    state = interaction._state  # noqa: SLF001
+    await edit_token_message(ClickToken.of(interaction), message_id, payload)
+
+
+async def edit_token_message(click: ClickToken, message_id: int | None, payload: Payload) -> None:
+    """Edit a message of a click's token: its original response (``message_id`` None: after a deferred
+    click or an UPDATE_MESSAGE answer, the component's own message) or a follow-up it sent.
+
+    Raises:
+        discord.HTTPException: Discord refused the edit (the token expired: 401 / 404).
+    """
+    state = click.state
+    http = state.http
+    adapter = async_context.get()
     with handle_message_parameters(**payload.edit_kwargs(), previous_allowed_mentions=state.allowed_mentions) as params:
-        http = state.http
-        await async_context.get().edit_webhook_message(
-            interaction.application_id, interaction.token, message_id, session=interaction._session,  # noqa: SLF001
-            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
-            files=params.files, with_components=payload.view is not None)
+        if message_id is None:
+            await adapter.edit_original_interaction_response(
+                click.application_id, click.token, session=click.session, proxy=http.proxy,
+                proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
+        else:
+            await adapter.edit_webhook_message(
+                click.application_id, click.token, message_id, session=click.session, proxy=http.proxy,
+                proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
+                files=params.files, with_components=payload.view is not None)
+
+
+async def delete_token_message(click: ClickToken, message_id: int | None) -> None:
+    """Delete a message of a click's token: its original response (``message_id`` None) or a follow-up.
+
+    Raises:
+        discord.HTTPException: Discord refused (the message is gone: 404 / 10008; the token expired).
+    """
+    http = click.state.http
+    adapter = async_context.get()
+    if message_id is None:
+        await adapter.delete_original_interaction_response(click.application_id, click.token, session=click.session,
+                                                           proxy=http.proxy, proxy_auth=http.proxy_auth)
+    else:
+        await adapter.delete_webhook_message(click.application_id, click.token, message_id, session=click.session,
+                                             proxy=http.proxy, proxy_auth=http.proxy_auth)
+
+
+async def send_followup(click: ClickToken, payload: Payload) -> int:
+    """Send ``payload`` as a new message through a click's token (a follow-up: in a DM, a new DM message,
+    which notifies); returns the new message's id.
+
+    Raises:
+        discord.HTTPException: Discord refused the message.
+    """
+    state = click.state
+    http = state.http
+    with handle_message_parameters(**payload.send_kwargs(), previous_allowed_mentions=state.allowed_mentions) as params:
+        data = await async_context.get().execute_webhook(
+            click.application_id, click.token, session=click.session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
+            with_components=payload.view is not None)
+    return int(data["id"])  # type: ignore[index]
 
 
 async def edit_channel_message(client: discord.Client, channel_id: int, message_id: int, payload: Payload) -> None:
@@ -97,4 +164,5 @@ async def edit_channel_message(client: discord.Client, channel_id: int, message_
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
-__all__ = ["edit_channel_message", "edit_followup", "edit_original", "update_message"]
+__all__ = ["ClickToken", "delete_token_message", "edit_channel_message", "edit_followup", "edit_original",
+           "edit_token_message", "send_followup", "update_message"]

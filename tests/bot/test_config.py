@@ -49,14 +49,20 @@ async def test_sigterm_closes_the_bot_and_the_database(tmp_path, monkeypatch):
     started = asyncio.Event()
     seen: list[CuarentaBot] = []
 
-    async def fake_start(self, token, *, reconnect=True):  # no Discord: open everything, then idle
+    async def fake_login(self, token):  # no Discord: open everything
         await self.setup_hook()
+
+    async def fake_connect(self, *, reconnect=True):  # then idle
         seen.append(self)
         started.set()
         while not self.is_closed():
             await asyncio.sleep(0.01)
 
-    monkeypatch.setattr(CuarentaBot, "start", fake_start)
+    from bot import heap
+
+    monkeypatch.setattr(CuarentaBot, "login", fake_login)
+    monkeypatch.setattr(CuarentaBot, "connect", fake_connect)
+    monkeypatch.setattr(heap, "settle", lambda: 0)  # not in the test session's process (bot/heap.py)
     settings = Settings(token="t", database_path=str(tmp_path / "sig.db"))
     task = asyncio.create_task(entry.run(settings, "run"))
     await asyncio.wait_for(started.wait(), 5)
