@@ -546,13 +546,10 @@ class FakeDiscord:
 
     async def take(self, request: web.Request) -> web.Response:
         taken, self.callbacks = self.callbacks, {}
-        pauses, _Collections.pauses = _Collections.pauses, []
         gc.freeze()  # what the fake holds (every message) is not walked again by its collections
         return _reply({"callbacks": {str(k): v for k, v in taken.items()}, "rest": sum(self.rest.values()),
                        "cpu": time.process_time() - self.cpu0, "messages": len(self.messages),
-                       "gc2": sum(1 for g, _ in pauses if g == 2),
-                       "gc_max_ms": max((ms for _, ms in pauses), default=0.0),
-                       "gc_ms": sum(ms for _, ms in pauses)})
+                       **COLLECTIONS.take()})
 
     async def reset_route(self, request: web.Request) -> web.Response:
         self.reset()
@@ -718,19 +715,38 @@ async def _main(conn: Any) -> None:
     await runner.cleanup()
 
 
-class _Collections:
-    """This process's garbage collections since the last take: (generation, ms) each. A pause here delays
-    the fake's stamp of a callback, so a long run reads it beside the bot's own (`bench/soak.py`)."""
+class Collections:
+    """A process's garbage collections, each ``(generation, ms)``, gathered until `take` (installed as a
+    ``gc.callbacks`` entry by `install`). The fake reads its own (a pause here delays its stamp of a
+    callback); `bench/loopback.py` reads the bot's the same way."""
 
-    pauses: list[tuple[int, float]] = []
-    _began = 0.0
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._began = 0.0
 
-    @classmethod
-    def timed(cls, phase: str, info: dict[str, Any]) -> None:
+    def timed(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            cls._began = time.perf_counter()
+            self._began = time.perf_counter()
         else:
-            cls.pauses.append((info["generation"], (time.perf_counter() - cls._began) * 1000))
+            self.pauses.append((info["generation"], (time.perf_counter() - self._began) * 1000))
+
+    def install(self) -> Collections:
+        gc.callbacks.append(self.timed)
+        return self
+
+    def remove(self) -> None:
+        gc.callbacks.remove(self.timed)
+
+    def take(self) -> dict[str, float]:
+        """Since the last take: gen-2 collections, the longest of them and of all (ms), and the total ms."""
+        pauses, self.pauses = self.pauses, []
+        return {"gc2": sum(1 for g, _ in pauses if g == 2),
+                "gc2_ms": max((ms for g, ms in pauses if g == 2), default=0.0),
+                "gc_max_ms": max((ms for _, ms in pauses), default=0.0), "gc_ms": sum(ms for _, ms in pauses)}
+
+
+COLLECTIONS = Collections()
+"""This process's (the fake's) collections, installed by `serve`."""
 
 
 class _Errors(logging.Handler):
@@ -746,7 +762,7 @@ def serve(conn: Any) -> None:
     """Process entry point: serve until the pipe ``conn`` says stop (or closes)."""
     logging.basicConfig(level=logging.WARNING, format="fake discord: %(levelname)s %(name)s %(message)s")
     logging.getLogger().addHandler(_Errors(logging.ERROR))
-    gc.callbacks.append(_Collections.timed)
+    COLLECTIONS.install()
     try:
         asyncio.run(_main(conn))
     except (EOFError, KeyboardInterrupt):

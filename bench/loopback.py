@@ -550,20 +550,9 @@ async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: f
     collection per play (ms); and the same collection figures of the fake Discord's process (its pauses
     delay the stamps that the latencies are read from) with the messages it holds. The sampling's own CPU
     is counted as the driver's."""
-    import gc
-
     from bot.tables import PLAYING
 
-    pauses: list[tuple[int, float]] = []  # (generation, ms) of each garbage collection in the interval
-    began: list[float] = []
-
-    def timed(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            began.append(time.perf_counter())
-        elif began:
-            pauses.append((info["generation"], (time.perf_counter() - began.pop()) * 1000))
-
-    gc.callbacks.append(timed)
+    gc_log = fake_discord.Collections().install()  # this process's (the bot's) collections
     samples: list[dict[str, Any]] = []
     start = time.monotonic()
     last = {"t": start, "cpu": time.process_time(), "driver": driver.cpu, "plays": driver.plays(), "rest": 0,
@@ -585,6 +574,7 @@ async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: f
         hands = bot.notifier.hands
         tables = bot.tables.tables
         made = max(1, plays - last["plays"])
+        gcs = gc_log.take()
         driver.cpu += time.thread_time() - t0
         samples.append({
             "t": now - start, "plays": plays - last["plays"], "plays_s": (plays - last["plays"]) / (now - last["t"]),
@@ -600,17 +590,15 @@ async def _sampled(driver: Driver, bot: Any, session: Any, base: str, seconds: f
                                           hands._tokens, hands._pumps)),
             "public": len(bot.notifier._public), "channels": bot.notifier.budget.channels(),
             "alarms": len(bot.tables.scheduler._alarms),
-            "gc2": sum(1 for g, _ in pauses if g == 2), "gc2_ms": max((ms for g, ms in pauses if g == 2), default=0.0),
-            "gc_ms": sum(ms for _, ms in pauses) / made, "gc_max_ms": max((ms for _, ms in pauses), default=0.0),
+            "gc2": gcs["gc2"], "gc2_ms": gcs["gc2_ms"], "gc_ms": gcs["gc_ms"] / made, "gc_max_ms": gcs["gc_max_ms"],
             "fake_gc2": taken["gc2"], "fake_gc_max_ms": taken["gc_max_ms"], "fake_gc_ms": taken["gc_ms"] / made,
             "fake_messages": taken["messages"],
         })
-        pauses.clear()
         last = {"t": now, "cpu": cpu, "driver": driver.cpu, "plays": plays, "rest": taken["rest"], "workers": workers}
         if report is not None:
             report(samples[-1])
     driver.stop = True
-    gc.callbacks.remove(timed)
+    gc_log.remove()
     return samples
 
 

@@ -11,9 +11,9 @@ and errors are discord.py's), and return nothing:
 
 - `update_message`: the click's answer, UPDATE_MESSAGE (type 7), without ``with_response`` (Discord answers
   204 and sends no message back), then marks the interaction answered as discord.py does;
-- `edit_original` / `edit_followup`: a message of the click's token; `edit_token_message`,
-  `delete_token_message` and `send_followup` do the same from a `ClickToken`, which keeps a click's
-  token without its interaction (the DM hands' writes through a click's token, `bot.ui.hands`);
+- `edit_original`: the message of the click's own response; `edit_token_message`, `delete_token_message`
+  and `send_followup`: a message of a click's token from a `ClickToken`, which keeps the token without its
+  interaction (the DM hands' writes through a click's token, `bot.ui.hands`);
 - `edit_channel_message`: a message by the bot's token (the table message, with its picture).
 
 Every function takes a `bot.ui.render.Payload` and raises `discord.HTTPException` when Discord refuses.
@@ -89,15 +89,6 @@ async def edit_original(interaction: discord.Interaction, payload: Payload) -> N
     await edit_token_message(ClickToken.of(interaction), None, payload)
 
 
-async def edit_followup(interaction: discord.Interaction, message_id: int, payload: Payload) -> None:
-    """Edit a follow-up message sent with the interaction's token.
-
-    Raises:
-        discord.HTTPException: Discord refused the edit.
-    """
-    await edit_token_message(ClickToken.of(interaction), message_id, payload)
-
-
 async def edit_token_message(click: ClickToken, message_id: int | None, payload: Payload) -> None:
     """Edit a message of a click's token: its original response (``message_id`` None: after a deferred
     click or an UPDATE_MESSAGE answer, the component's own message) or a follow-up it sent.
@@ -164,5 +155,5 @@ async def edit_channel_message(client: discord.Client, channel_id: int, message_
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
-__all__ = ["ClickToken", "delete_token_message", "edit_channel_message", "edit_followup", "edit_original",
+__all__ = ["ClickToken", "delete_token_message", "edit_channel_message", "edit_original",
            "edit_token_message", "send_followup", "update_message"]
