@@ -165,7 +165,7 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
     rng = random.Random(1)
 
     class Hand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(custom_id)):
-        """The hand's first button; its callback makes a play's three writes."""
+        """The hand's first button; its callback makes a play's save and its three writes."""
 
         def __init__(self) -> None:
             super().__init__(discord.ui.Button(custom_id=custom_id))
@@ -175,6 +175,7 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
             return cls()
 
         async def callback(self, interaction: discord.Interaction) -> None:
+            future = done.pop(int(interaction.id))
             try:
                 await db.batch([  # the play's save: its row and the snapshot, one trip to SQLite's thread
                     ("UPDATE tables SET game = ?, version = version + 1 WHERE id = 1 RETURNING version",
@@ -184,8 +185,10 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
                 await wire.edit_token_message(wire.ClickToken.of(interaction), None, theirs)
                 if rng.random() < public_share:
                     await wire.edit_channel_message(interaction.client, 3_000_000_000_000_000_000, 1, public)
-            finally:
-                done.pop(int(interaction.id)).set_result(None)
+            except Exception as exc:  # a refused request would make the floor a lie: the run stops on it
+                future.set_exception(exc)
+            else:
+                future.set_result(None)
 
     client = discord.Client(intents=discord.Intents.none())
     await client.login("floor")
