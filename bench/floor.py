@@ -20,9 +20,11 @@ edits), so its CPU is not counted. ``--rate`` paces the clicks as the loopback's
 lower rate fewer plays share each wake-up of the event loop, and a play costs more.
 
 Prints the CPU ms per play of this process (``time.process_time``; of it, the kernel's share; the bench's
-own part of a click, building the fake interaction, subtracted): what no change to the bot's own code can
-remove while it talks to Discord through discord.py and aiohttp. Compare with the bot's figure in
-``python bench/loopback.py``.
+own part of a click, building the fake interaction, subtracted): what discord.py, aiohttp and aiosqlite
+take for the traffic a play makes today, a lower bound under the bot's own figure in ``python
+bench/loopback.py`` (it leaves out the gateway's websocket, a capture menu's second click, logging and the
+picture's pipe). The traffic itself is the bot's choice: ``--public`` sets the share of plays that edit the
+public message.
 
     python bench/floor.py [--plays 3000] [--tables 50] [--rate 50] [--public 0.84]
 """
@@ -49,6 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import fake_discord  # noqa: E402  (bench/: the fake's message shapes and its bot user)
 
 BOT_ID = fake_discord.BOT_ID
+CLICK_TIMEOUT = 0.1
+"""Seconds each click of a loop may take on average before the run stops (a click discord.py did not
+dispatch never ends), on top of twice the paced run's length."""
 
 
 def payloads() -> tuple[Any, Any, Any, bytes, str]:
@@ -134,7 +139,6 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
     import discord
 
     from bot.store.db import SqliteDatabase
-    from bot.ui import wire
 
     mine, theirs, public, picture, snapshot = payloads()
     folder = tempfile.TemporaryDirectory()
@@ -158,8 +162,39 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
     here, there = ctx.Pipe()
     server = ctx.Process(target=_serve, args=(there, theirs_message, public_message), name="canned-discord")
     server.start()
-    port = here.recv()
-    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    there.close()  # the server's end: a server that dies closes the pipe, and the wait below ends
+    client: discord.Client | None = None
+    try:
+        if not here.poll(30):
+            raise RuntimeError("the canned Discord did not start in 30 s")
+        port = here.recv()
+        discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+        client = discord.Client(intents=discord.Intents.none())
+        return await _clicks(client, db, plays, tables, public_share, rate, (mine, theirs, public), snapshot,
+                             hand_message, dm, custom_id)
+    finally:
+        if client is not None:
+            await client.close()
+        await db.close()
+        folder.cleanup()
+        try:
+            here.send("stop")
+        except OSError:
+            pass
+        server.join(5)
+        if server.is_alive():
+            server.terminate()
+
+
+async def _clicks(client: Any, db: Any, plays: int, tables: int, public_share: float, rate: float,
+                  messages: tuple[Any, Any, Any], snapshot: str, hand_message: dict[str, Any], dm: int,
+                  custom_id: str) -> dict[str, float]:
+    """The run itself, logged in as ``client`` (see `run`)."""
+    import discord
+
+    from bot.ui import wire
+
+    mine, theirs, public = messages
 
     done: dict[int, asyncio.Future[None]] = {}
     rng = random.Random(1)
@@ -190,7 +225,6 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
             else:
                 future.set_result(None)
 
-    client = discord.Client(intents=discord.Intents.none())
     await client.login("floor")
     client.add_dynamic_items(Hand)
     user = {"id": "1400000000000000001", "username": "ana", "discriminator": "0", "global_name": "Ana María",
@@ -222,20 +256,17 @@ async def run(plays: int, tables: int, public_share: float, rate: float) -> dict
 
     async def all_of(count: int) -> None:
         share = count // tables
-        await asyncio.gather(*(loop(share) for _ in range(tables)))
+        deadline = (2 * count / rate if rate else 0.0) + CLICK_TIMEOUT * share
+        try:  # one deadline for the whole run: a timer per click would be counted as the bot's work
+            await asyncio.wait_for(asyncio.gather(*(loop(share) for _ in range(tables))), deadline)
+        except TimeoutError:
+            raise RuntimeError(f"{count} clicks not answered in {deadline:.0f} s (one not dispatched?)") from None
 
-    try:
-        await all_of(max(tables, plays // 10))  # warm-up: connections opened, code paths met
-        driver[0] = 0.0
-        times0, cpu0, wall0 = os.times(), time.process_time(), time.monotonic()
-        await all_of(plays)
-        times1, cpu1, wall1 = os.times(), time.process_time(), time.monotonic()
-    finally:
-        await client.close()
-        await db.close()
-        folder.cleanup()
-        here.send("stop")
-        server.join(5)
+    await all_of(max(tables, plays // 10))  # warm-up: connections opened, code paths met
+    driver[0] = 0.0
+    times0, cpu0, wall0 = os.times(), time.process_time(), time.monotonic()
+    await all_of(plays)
+    times1, cpu1, wall1 = os.times(), time.process_time(), time.monotonic()
     measured = plays // tables * tables
     return {"plays": measured, "seconds": wall1 - wall0, "cpu_ms": (cpu1 - cpu0 - driver[0]) * 1000 / measured,
             "driver_ms": driver[0] * 1000 / measured,
@@ -251,6 +282,8 @@ def main() -> None:
     parser.add_argument("--public", type=float, default=0.84,
                         help="share of the plays that edit the public message (default 0.84, as measured)")
     args = parser.parse_args()
+    if args.plays < args.tables or args.tables < 1:
+        parser.error("--plays must be at least --tables, and --tables at least 1")
     from bot.loop import run as run_loop
 
     result = run_loop(run(args.plays, args.tables, args.public, args.rate))
