@@ -260,7 +260,7 @@ async def _clicks(client: Any, db: Any, plays: int, tables: int, public_share: f
         try:  # one deadline for the whole run: a timer per click would be counted as the bot's work
             await asyncio.wait_for(asyncio.gather(*(loop(share) for _ in range(tables))), deadline)
         except TimeoutError:
-            raise RuntimeError(f"{count} clicks not answered in {deadline:.0f} s (one not dispatched?)") from None
+            raise RuntimeError(f"{count} clicks not answered in {deadline:.1f} s (one not dispatched?)") from None
 
     await all_of(max(tables, plays // 10))  # warm-up: connections opened, code paths met
     driver[0] = 0.0

@@ -62,6 +62,12 @@ class _Token:
     since: float
     answering: discord.Interaction | None = None
 
+    @property
+    def target(self) -> int | None:
+        """The message to edit or delete through the token, as `wire.edit_token_message` takes it: None for
+        the click's own message (``original``), else the follow-up's id."""
+        return None if self.original else self.message_id
+
 
 async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
     """The DM channel with a user, opened if needed.
@@ -163,7 +169,7 @@ class HandPresenter:
     async def _token_edit(self, key: tuple[int, int], token: _Token, payload: render.Payload) -> bool:
         """Edit the hand through the token; False (and the token dropped) when Discord refused."""
         try:
-            await wire.edit_token_message(token.click, None if token.original else token.message_id, payload)
+            await wire.edit_token_message(token.click, token.target, payload)
         except discord.HTTPException as exc:
             log.info("DM hand edit through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
@@ -175,7 +181,7 @@ class HandPresenter:
     async def _token_delete(self, token: _Token) -> None:
         """Delete the hand message of ``token`` through it (a failure is logged, the game goes on)."""
         try:
-            await wire.delete_token_message(token.click, None if token.original else token.message_id)
+            await wire.delete_token_message(token.click, token.target)
             self.token_writes += 1
         except discord.HTTPException as exc:
             log.info("old DM hand not deleted through the token (%s %s)", exc.status, exc.code)
