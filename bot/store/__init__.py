@@ -268,6 +268,15 @@ class Store:
             value = await self.db.fetchval("SELECT version FROM tables WHERE id = ? FOR UPDATE", table_id)
         return int(value) if value is not None else None
 
+    async def table_version(self, table_id: int) -> int | None:
+        """The stored `TableRow.version` of a table (no lock taken), or None when the table is gone.
+
+        Raises:
+            BusyError: on PostgreSQL, no connection of the pool was free in time.
+        """
+        value = await self.db.fetchval("SELECT version FROM tables WHERE id = ?", table_id)
+        return int(value) if value is not None else None
+
     async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
         """Record the Discord message ids of a table (lobby, public message, DMs)."""
         await self.db.execute("UPDATE tables SET messages = ? WHERE id = ?", json.dumps(messages), table_id)

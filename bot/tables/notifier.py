@@ -34,6 +34,11 @@ class Notifier(Protocol):
     async def resumed(self, table: Table) -> None:
         """The table was restored after a restart: bring its messages up to date."""
 
+    async def reloaded(self, table: Table) -> None:
+        """Another process changed the table and this process reloaded it (`bot.tables.shared`; optional
+        for presenters): take over what the stored message ids say is due. Comes before the notice of the
+        change that found the table behind."""
+
     async def table_note(self, table: Table, kind: str, **params: object) -> None:
         """A table event to say in words (issue 6; optional for presenters): ``reminder`` (seat, deadline),
         ``expired`` / ``away`` / ``back`` (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id),

@@ -9,10 +9,20 @@ released. Two processes receiving the same click (or the same turn alarm) theref
 second finds the nonce moved on and refuses it (`bot.tables.errors.StaleError`) or skips the alarm.
 
 With SQLite (one process) `_held` is the asyncio lock alone and costs nothing more.
+
+**Who writes a shared table's public messages** (`docs/SCALING.md` §5, without the lease): the process
+that made the table's latest change. A process that reloads a table tells its presenter
+(`bot.tables.Notifier.reloaded`, in order before the change's own notification), which takes over what
+the stored message ids say is still due (the record of a hand another process ended). A presenter asks
+`behind` before it writes: a process whose copy is behind drops its pending public writes, since the
+process that changed the table since writes them. An edit that another process's change overtook while
+it was on its way (so Discord may apply the two out of order) is followed by `catch_up` and a fresh edit.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -25,6 +35,10 @@ from .model import Table
 if TYPE_CHECKING:
     from bot.store import Store, TableRow
 
+    from .notifier import Notifier
+
+log = logging.getLogger(__name__)
+
 # The state a reload copies from the stored row into the table object other parts of the bot hold.
 _STATE = ("host_id", "status", "seed", "seats", "game", "messages", "meta", "timers", "casual", "version")
 
@@ -34,11 +48,15 @@ class SharedTablesMixin:
     among its bases, so their methods win)."""
 
     store: Store
+    notifier: Notifier
 
     def _from_row(self, row: TableRow) -> Table:  # provided by TableService
         raise NotImplementedError
 
     def _arm(self, table: Table) -> None:  # provided by PresenceMixin
+        raise NotImplementedError
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:  # provided by TableService
         raise NotImplementedError
 
     @asynccontextmanager
@@ -66,6 +84,7 @@ class SharedTablesMixin:
                             self._reload(table, row)
                             self._arm(table)  # this process holds the table's alarms too; the row lock
                             # and the nonce make whichever fires first the only one that acts
+                            self._spawn(self._tell_reloaded(table))  # before the change's own notice
                     try:
                         yield
                     except TableError as exc:
@@ -80,3 +99,38 @@ class SharedTablesMixin:
         fresh: Any = self._from_row(row)
         for name in _STATE:
             setattr(table, name, getattr(fresh, name))
+
+    async def _tell_reloaded(self, table: Table) -> None:
+        """Tell the presenter that ``table`` was reloaded, in order with the table's other notifications
+        (the presenter's ``reloaded`` is optional)."""
+        reloaded = getattr(self.notifier, "reloaded", None)
+        if reloaded is None:
+            return
+        async with table.notify_lock:
+            await reloaded(table)
+
+    async def behind(self, table: Table) -> bool:
+        """Whether another process saved ``table`` since this process loaded or last saved it (the stored
+        version differs from ``table.version``). Always False on an unshared store (no query): this
+        process is the only writer. A store too busy to answer counts as not behind (the caller writes,
+        and checks again after).
+        """
+        if not self.store.shared:
+            return False
+        try:
+            version = await self.store.table_version(table.id)
+        except BusyError:
+            return False
+        return version is not None and version != table.version
+
+    async def catch_up(self, table: Table) -> None:
+        """Reload ``table`` if another process saved it since (under its lock and row, as any change:
+        its alarms re-armed and the presenter told, `reloaded`). Nothing on an unshared store.
+
+        Raises:
+            TableBusyError: another process held the row past the store's lock timeout.
+        """
+        if not self.store.shared:
+            return
+        async with self._held(table):
+            pass

@@ -34,7 +34,7 @@ import discord
 
 from bot.engine import Event, EventKind
 from bot.i18n import t
-from bot.tables import PLAYING, Table, TableService
+from bot.tables import PLAYING, Table, TableBusyError, TableService
 from bot.tables.rematch import ReadyCheck
 from bot.tables.workers import OffloadClosedError
 
@@ -249,12 +249,40 @@ class DiscordNotifier:
             return
         state = self._state(table)
         state.hand = state.hand or table.game.hand_number
-        posted_for = table.messages.public_hand
-        if table.messages.public is not None and posted_for and posted_for < table.game.hand_number:
-            self._due(state, posted_for)  # a hand ended while its record was still to write
+        self._stored_due(table, state)
         state.dirty = True
         self._kick(table)
         self.hands.refresh(table)
+
+    async def reloaded(self, table: Table) -> None:
+        """Another bot process changed ``table`` and this one reloaded it (`bot.tables.shared`): this process
+        writes the table's public messages from now on. The record of a hand that process ended is due here
+        when the stored ids say it is not written yet, and the table message is to show the reloaded state.
+        (DM hands stay with the process that receives the DM clicks, `docs/SCALING.md` §5.)"""
+        if table.game is None:
+            return
+        state = self._state(table)
+        self._stored_due(table, state)
+        state.hand = table.game.hand_number
+        state.dirty = True
+        self._kick(table)
+
+    def _stored_due(self, table: Table, state: _Public) -> None:
+        """The record of the hand the stored table message shows is due when a later hand is in play (a
+        hand ended while its record was still to write: before a restart, or in another process)."""
+        assert table.game is not None
+        posted_for = table.messages.public_hand
+        if table.messages.public is not None and posted_for and posted_for < table.game.hand_number:
+            self._due(state, posted_for)
+
+    @staticmethod
+    def _drop_public(state: _Public) -> None:
+        """Another process changed the table since this one did: it writes the table message and the due
+        records (`reloaded`), so this process's pending ones are dropped (a dropped record may be taken
+        over again here, by a later reload)."""
+        state.recorded.difference_update(state.records)
+        state.records.clear()
+        state.repost = state.dirty = False
 
     async def close(self) -> None:
         """Cancel pending writes (the next start refreshes every table)."""
@@ -271,7 +299,10 @@ class DiscordNotifier:
         state = self._state(table)
         try:
             while not table.channel_gone:
-                if state.records:
+                if (state.records or state.repost or state.dirty) and await self.service.behind(table):
+                    log.info("table %d: changed by another process, which shows it", table.id)
+                    self._drop_public(state)
+                elif state.records:
                     await self._write_record(table, state.records.pop(0))
                 elif state.repost:
                     state.repost = False
@@ -280,6 +311,16 @@ class DiscordNotifier:
                 elif state.dirty:
                     state.dirty = False
                     await self._update_table(table, state)
+                    if await self.service.behind(table):
+                        # another process changed the table while this edit was on its way: Discord may
+                        # apply the two edits in either order, so this one shows the latest state again
+                        log.info("table %d: an edit was overtaken by another process; showing it again",
+                                 table.id)
+                        try:
+                            await self.service.catch_up(table)
+                        except TableBusyError:  # that process is changing it again, and shows it after
+                            continue
+                        state.dirty = True
                 elif self._ping_stale(table, state):
                     await self._delete_ping(table, state)
                 elif self._ping_wanted(table, state):

@@ -79,6 +79,9 @@ async def test_a_burst_of_changes_makes_one_edit(monkeypatch):
         async def public_language(self, guild_id: int) -> str:
             return "es"
 
+        async def behind(self, table: Table) -> bool:
+            return False
+
     async def sleep(seconds: float) -> None:
         await gate.wait()
 

@@ -409,3 +409,78 @@ def test_a_process_killed_mid_click_commits_nothing_and_the_same_click_plays_onc
     assert isinstance(result, Played) and result.play == play, "the first process reloads and plays on"
     reference.play(play, seat=reference.to_play)
     assert _game_of(a.run(a.service.store.load_table(table_id))) == reference
+
+
+class Recorder:
+    """A presenter that records what it is told, in order (the optional ``reloaded`` included)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def lobby_changed(self, table):
+        self.calls.append("lobby_changed")
+
+    async def game_changed(self, table, events):
+        self.calls.append("game_changed")
+
+    async def table_closed(self, table):
+        self.calls.append("table_closed")
+
+    async def repost(self, table):
+        self.calls.append("repost")
+
+    async def resumed(self, table):
+        self.calls.append("resumed")
+
+    async def reloaded(self, table):
+        self.calls.append("reloaded")
+
+
+def _settle(p: Process) -> None:
+    """Let ``p``'s notifications run: they wait for nothing but the table's notify lock (the service's other
+    background tasks wait for the manual clock, which does not move here)."""
+    async def settle():
+        for _ in range(100):
+            await asyncio.sleep(0)
+    p.run(settle())
+
+
+def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_before_the_change(processes):
+    """`docs/SCALING.md` §5: a presenter asks ``behind`` before it writes a table's public messages, and
+    ``catch_up`` reloads the table; a process that reloads a table tells its presenter (``reloaded``)
+    before the notice of the change it then makes, so it takes over the writes in order."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    told = {a: Recorder(), b: Recorder()}
+    for p in (a, b):
+        p.service.set_notifier(told[p])
+    rng = random.Random(3)
+
+    def click(p: Process) -> None:
+        play, kwargs = _click(reference, rng, user_of)
+        assert isinstance(p.run(p.service.play(table_id, **kwargs)), Played)
+        reference.play(play, seat=reference.to_play)
+        _settle(p)
+
+    b.run(b.service.catch_up(b.service.get(table_id)))  # b loaded the table after a's last change: current
+    _settle(b)
+    click(a)
+    copy_a, copy_b = a.service.get(table_id), b.service.get(table_id)
+    assert not a.run(a.service.behind(copy_a)), "the process that made the change is not behind"
+    assert b.run(b.service.behind(copy_b)), "the other one is"
+    assert told[b].calls == [], "b was told nothing yet"
+
+    b.run(b.service.catch_up(copy_b))
+    _settle(b)
+    assert copy_b.game == reference and not b.run(b.service.behind(copy_b))
+    assert told[b].calls == ["reloaded"], "catching up tells the presenter, once"
+    b.run(b.service.catch_up(copy_b))
+    _settle(b)
+    assert told[b].calls == ["reloaded"], "a copy that is current is not reloaded again"
+
+    click(b)  # a is behind now; its next change reloads first
+    assert a.run(a.service.behind(copy_a))
+    told[a].calls.clear()
+    click(a)
+    assert told[a].calls == ["reloaded", "game_changed"], "the reload is told before the change it preceded"
+    assert copy_a.game == reference

@@ -1,0 +1,125 @@
+"""Issue 13, item 6 (`docs/SCALING.md` §5): who writes a table's public messages when several bot processes
+serve it over one PostgreSQL. The process that made the latest change writes them; a process whose copy
+is behind drops its pending writes, and an edit that another process's change overtook on its way is
+followed by a fresh one. The service side (`behind`, `catch_up`, `reloaded`) runs on a real PostgreSQL in
+`tests/bot/test_shared_tables.py`; here the presenter runs against a service whose answers the test sets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot.engine import Game, Rules
+from bot.tables import Messages, Seat, Table
+from bot.ui import wire
+from bot.ui.notifier import DiscordNotifier
+
+
+class SharedService:
+    """What the presenter asks of the table service, with ``behind`` set by the test; ``catch_up`` plays
+    the move another process made (the reload) and counts itself."""
+
+    def __init__(self) -> None:
+        self.behind_now = False
+        self.caught_up = 0
+        self.on_catch_up = None
+
+    async def public_language(self, guild_id: int) -> str:
+        return "es"
+
+    async def behind(self, table: Table) -> bool:
+        return self.behind_now
+
+    async def catch_up(self, table: Table) -> None:
+        self.caught_up += 1
+        if self.on_catch_up is not None:
+            self.on_catch_up(table)
+        self.behind_now = False
+
+
+def _table() -> Table:
+    posted = discord.utils.time_snowflake(discord.utils.utcnow())  # a table message posted just now
+    return Table(id=1, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status="playing",
+                 seats=[Seat(None, ai="medio", ai_number=2), Seat(None, ai="medio", ai_number=1)],
+                 game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=posted, public_hand=1))
+
+
+async def _no_wait(seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+def _notifier(service: SharedService) -> DiscordNotifier:
+    class Client:
+        pass
+
+    return DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.0, sleep=_no_wait,  # type: ignore[arg-type]
+                           pictures=False)
+
+
+async def test_a_process_whose_copy_is_behind_writes_nothing_public_and_its_due_record_can_be_taken_over(
+        monkeypatch):
+    edits: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        edits.append(message_id)
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    service = SharedService()
+    notifier = _notifier(service)
+    table = _table()
+    state = notifier._state(table)
+    state.hand = 1
+    state.recorded.add(1)
+    state.records.append(1)  # this process ended hand 1; its record is still to write
+    service.behind_now = True  # … and another process changed the table since
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert edits == [], "no edit and no record written by the process that is behind"
+    assert not state.dirty and state.records == [] and 1 not in state.recorded
+
+    table.game.play(table.game.legal_plays()[0])  # (stands in for the reload: hand 2 in play)
+    table.game.hand_number = 2
+    await notifier.reloaded(table)  # this process reloads it later: the stored ids say hand 1's record is due
+    assert state.records == [1] and state.hand == 2
+
+
+async def test_an_edit_another_process_overtook_on_its_way_is_followed_by_an_edit_of_the_latest_state(
+        monkeypatch):
+    service = SharedService()
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+        if len(shown) == 1:
+            service.behind_now = True  # another process saved a play while this edit was on its way
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])  # the reload brings that play
+    notifier = _notifier(service)
+    table = _table()
+    notifier._state(table).hand = 1
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert service.caught_up == 1
+    assert shown == [0, 1], "the overtaken edit is followed by one that shows the other process's play"
+    assert not await service.behind(table)
+
+
+async def test_one_process_edits_as_before_without_catching_up(monkeypatch):
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    service = SharedService()
+    notifier = _notifier(service)
+    table = _table()
+    notifier._state(table).hand = 1
+    for _ in range(3):
+        table.game.play(table.game.legal_plays()[0])
+        await notifier.game_changed(table, [])
+        await notifier.settled()
+    assert shown == [1, 2, 3] and service.caught_up == 0
