@@ -21,7 +21,7 @@ from bot.engine import Game
 from bot.store import Store
 from bot.tables import NotYourTurnError, Played, StaleError, TableBusyError, TableService
 from bot.tables.service import _game_of
-from bot.tables.timers import ManualClock
+from bot.tables.timers import REMIND_AT, ManualClock
 
 ANA, BETO = 10, 20
 
@@ -435,6 +435,9 @@ class Recorder:
     async def reloaded(self, table):
         self.calls.append("reloaded")
 
+    async def table_note(self, table, kind, **params):
+        self.calls.append(f"note:{kind}")
+
 
 def _settle(p: Process) -> None:
     """Let ``p``'s notifications run: they wait for nothing but the table's notify lock (the service's other
@@ -484,3 +487,52 @@ def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_b
     click(a)
     assert told[a].calls == ["reloaded", "game_changed"], "the reload is told before the change it preceded"
     assert copy_a.game == reference
+
+
+def test_both_processes_hold_the_turn_reminder_and_the_player_is_reminded_once(processes):
+    """The 2/3 reminder is an alarm too: both processes hold it, both clocks pass it, and the reminder
+    is told once in all (``reminded`` is stored under the row), and stored once."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    stale = {"user_id": user_of[reference.to_play], "nonce": 99, "card": reference.hands[reference.to_play][0].code}
+    for p in (a, b):  # a refused click makes each copy current: both hold the same alarms
+        with pytest.raises(StaleError):
+            p.run(p.service.play(table_id, **stale))
+    told = {a: Recorder(), b: Recorder()}
+    for p in (a, b):
+        p.service.set_notifier(told[p])
+    copies = [p.service.get(table_id).timers for p in (a, b)]
+    assert copies[0].deadline == copies[1].deadline is not None and not copies[0].reminded
+    remind_at = copies[0].deadline - copies[0].turn_timer * (1 - REMIND_AT)
+    assert a.clock.now() == b.clock.now() < remind_at
+    to_wait = remind_at - a.clock.now() + 1
+    assert to_wait < copies[0].deadline - a.clock.now(), "past the reminder, before the deadline"
+    _both(a, b, lambda svc: (a.clock if svc is a.service else b.clock).advance(to_wait))
+    for p in (a, b):
+        _settle(p)
+    notes = [c for p in (a, b) for c in told[p].calls if c.startswith("note:")]
+    assert notes == ["note:reminder"], "one reminder in all"
+    row = a.run(a.service.store.load_table(table_id))
+    assert row.timers["reminded"] is True
+    assert len(row.plays) == 0, "no turn ran out"
+
+
+def test_both_processes_hold_a_lobbys_timeout_and_it_closes_the_lobby_once(processes):
+    """The lobby's timeout is an alarm too: a lobby that never filled, held by both processes, both
+    clocks past its deadline. It closes once: one close stored, one notice of it in all."""
+    a, b = processes
+    a.start(), b.start()
+    table = a.run(a.service.create(guild_id=1, channel_id=2, user_id=ANA, name="ana", locale="es", players=4))
+    assert b.run(b.service.load()) == 1
+    told = {a: Recorder(), b: Recorder()}
+    for p in (a, b):
+        p.service.set_notifier(told[p])
+    deadlines = [p.service.get(table.id).timers.lobby_deadline for p in (a, b)]
+    assert deadlines[0] == deadlines[1] is not None and a.clock.now() == b.clock.now()
+    to_wait = deadlines[0] - a.clock.now() + 1
+    _both(a, b, lambda svc: (a.clock if svc is a.service else b.clock).advance(to_wait))
+    for p in (a, b):
+        _settle(p)
+    calls = [c for p in (a, b) for c in told[p].calls if c != "reloaded"]  # the later one found it changed
+    assert sorted(calls) == ["note:lobby_timeout", "table_closed"], calls
+    assert a.run(a.service.store.load_table(table.id)).status == "closed"
