@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from typing import Any
 import orjson
 
 from bot.store.db import NOW_ISO, BusyError, Database, IntegrityError, connect, to_postgresql
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
@@ -99,9 +102,21 @@ class Store:
     """Milliseconds `claim_table` waits for a table's row another process holds (PostgreSQL's
     ``lock_timeout``) before it raises `BusyError`."""
 
+    SAVED_CHANNEL = "cuarenta_tables"
+    """PostgreSQL's notification channel of saved tables: every save that bumps a table's version notifies
+    ``"<table id>:<version>"`` when it commits (`newest_saved`)."""
+    SAVED_KEPT = 10_000
+    """Tables whose last saved version `newest_saved` keeps (the most recently saved)."""
+
     def __init__(self, db: Database) -> None:
         self.db = db
         self.lock_timeout_ms = self.LOCK_TIMEOUT_MS
+        self._saved: dict[int, int] = {}
+        self._following = False
+        returning = " RETURNING version"
+        if db.dialect == "postgresql":
+            returning += f", pg_notify('{self.SAVED_CHANNEL}', id::text || ':' || version::text)"
+        self._returning_version = returning
 
     @classmethod
     async def open(cls, url: str, *, schema: int | None = None) -> Store:
@@ -116,13 +131,53 @@ class Store:
         try:
             store = cls(db)
             await store.migrate(schema)
+            if store.shared:
+                await store._follow_saves()
         except BaseException:
             await db.close()
             raise
         return store
 
+    async def _follow_saves(self) -> None:
+        """Listen to the tables saved by every process (`SAVED_CHANNEL`); without it (no connection),
+        `newest_saved` answers None and callers ask the table's row instead."""
+        try:
+            await self.db.listen(self.SAVED_CHANNEL, self._saved_notice, self._saves_lost)  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - the store works without it, one query more a check
+            log.warning("not following saved tables (%s); their versions will be read from the rows", exc)
+            return
+        self._following = True
+
+    def _saved_notice(self, payload: str) -> None:
+        table_id, _, version = payload.partition(":")
+        try:
+            key, number = int(table_id), int(version)
+        except ValueError:
+            log.warning("unreadable saved-table notice %r", payload)
+            return
+        newest = max(number, self._saved.pop(key, 0))
+        self._saved[key] = newest  # re-inserted: the most recently saved tables are last
+        if len(self._saved) > self.SAVED_KEPT:
+            del self._saved[next(iter(self._saved))]
+
+    def _saves_lost(self) -> None:
+        if self._following:
+            self._following = False
+            self._saved.clear()
+            log.warning("stopped following saved tables; their versions will be read from the rows")
+
+    def newest_saved(self, table_id: int) -> int | None:
+        """The newest version of table ``table_id`` saved by any process since this store opened, as
+        PostgreSQL's notices tell (0: no save seen), or None when this store does not follow them (SQLite,
+        or the notice connection failed or ended: ask `table_version`). A notice comes when its save
+        commits, so a save that has just committed elsewhere may not be seen yet."""
+        if not self._following:
+            return None
+        return self._saved.get(table_id, 0)
+
     async def close(self) -> None:
         """Close the connection or pool (idempotent)."""
+        self._following = False  # (its notice connection ends with it: not a loss to report)
         await self.db.close()
 
     async def schema_version(self) -> int:
@@ -223,7 +278,7 @@ class Store:
         statements: list[tuple[str, Sequence[Any]]] = [(
             "UPDATE tables SET host_id = ?, status = ?, seed = ?, seats = ?, game = ?,"
             " timers = COALESCE(?, timers), casual = COALESCE(?, casual), meta = COALESCE(?, meta),"
-            f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ? RETURNING version",
+            f" updated_at = {NOW_ISO}, version = version + 1 WHERE id = ?{self._returning_version}",
             (host_id, status, seed, self._json(seats), self._json(game) if game is not None else None,
              self._json(timers) if timers is not None else None, int(casual) if casual is not None else None,
              self._json(meta) if meta is not None else None, table_id),
@@ -387,7 +442,7 @@ class Store:
         the table is gone)."""
         [rows] = await self.db.batch([(  # a write: in a transaction of its own (or the caller's)
             "UPDATE tables SET timers = ?, casual = COALESCE(?, casual), version = version + 1 WHERE id = ?"
-            " RETURNING version",
+            + self._returning_version,
             (json.dumps(timers), int(casual) if casual is not None else None, table_id),
         )])
         return int(rows[0][0]) if rows else 0

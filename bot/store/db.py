@@ -311,10 +311,12 @@ class PostgresDatabase(Database):
     ACQUIRE_TIMEOUT = 2.0
     """Seconds to wait for a free connection by default."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, url: str | None = None) -> None:
         super().__init__()
         self.pool = pool
+        self.url = url
         self.acquire_timeout = self.ACQUIRE_TIMEOUT
+        self._listeners: list[Any] = []
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
@@ -338,7 +340,23 @@ class PostgresDatabase(Database):
         import asyncpg  # only needed with DATABASE_URL
 
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        return cls(pool)
+        return cls(pool, url)
+
+    async def listen(self, channel: str, on_notice: Callable[[str], None], on_lost: Callable[[], None]) -> None:
+        """Receive the notifications of ``channel`` (PostgreSQL's ``LISTEN``; sent with ``pg_notify``, each
+        delivered when its transaction commits) on a connection of their own, outside the pool:
+        ``on_notice(payload)`` runs on the event loop for each, and ``on_lost()`` once that connection ends
+        (the server went away, or `close`).
+
+        Raises:
+            OSError, asyncpg.PostgresError: the connection could not be made.
+        """
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_notice(payload))
+        conn.add_termination_listener(lambda _conn: on_lost())
+        self._listeners.append(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -390,6 +408,9 @@ class PostgresDatabase(Database):
         await conn.execute(sql)
 
     async def close(self) -> None:
+        listeners, self._listeners = self._listeners, []
+        for conn in listeners:
+            await conn.close()
         await self.pool.close()
 
 

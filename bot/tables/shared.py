@@ -110,18 +110,21 @@ class SharedTablesMixin:
             await reloaded(table)
 
     async def behind(self, table: Table) -> bool:
-        """Whether another process saved ``table`` since this process loaded or last saved it (the stored
-        version differs from ``table.version``). Always False on an unshared store (no query): this
-        process is the only writer. A store too busy to answer counts as not behind (the caller writes,
-        and checks again after).
+        """Whether another process saved ``table`` since this process loaded or last saved it (a stored
+        version above ``table.version``). Always False on an unshared store: this process is the only
+        writer. On PostgreSQL the store follows every process's saves (`bot.store.Store.newest_saved`), so
+        this asks nothing of the database; only when it cannot follow them is the table's row read, and a
+        database too busy to answer then counts as not behind (the caller writes, and checks again after).
         """
         if not self.store.shared:
             return False
-        try:
-            version = await self.store.table_version(table.id)
-        except BusyError:
-            return False
-        return version is not None and version != table.version
+        version = self.store.newest_saved(table.id)
+        if version is None:
+            try:
+                version = await self.store.table_version(table.id)
+            except BusyError:
+                return False
+        return version is not None and version > table.version
 
     async def catch_up(self, table: Table) -> None:
         """Reload ``table`` if another process saved it since (under its lock and row, as any change:

@@ -448,6 +448,18 @@ def _settle(p: Process) -> None:
     p.run(settle())
 
 
+def _notice_seen(p: Process, table_id: int, version: int) -> None:
+    """Wait (10 s at most) until ``p``'s store has the notice of the table's save at ``version``: notices
+    come on their own connection once the save commits."""
+    async def wait():
+        for _ in range(1000):
+            if (p.service.store.newest_saved(table_id) or 0) >= version:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no notice of version {version} of table {table_id}")
+    p.run(wait())
+
+
 def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_before_the_change(processes):
     """`docs/SCALING.md` §5: a presenter asks ``behind`` before it writes a table's public messages, and
     ``catch_up`` reloads the table; a process that reloads a table tells its presenter (``reloaded``)
@@ -469,6 +481,7 @@ def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_b
     _settle(b)
     click(a)
     copy_a, copy_b = a.service.get(table_id), b.service.get(table_id)
+    _notice_seen(b, table_id, copy_a.version)
     assert not a.run(a.service.behind(copy_a)), "the process that made the change is not behind"
     assert b.run(b.service.behind(copy_b)), "the other one is"
     assert told[b].calls == [], "b was told nothing yet"
@@ -482,6 +495,7 @@ def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_b
     assert told[b].calls == ["reloaded"], "a copy that is current is not reloaded again"
 
     click(b)  # a is behind now; its next change reloads first
+    _notice_seen(a, table_id, copy_b.version)
     assert a.run(a.service.behind(copy_a))
     told[a].calls.clear()
     click(a)
@@ -536,3 +550,34 @@ def test_both_processes_hold_a_lobbys_timeout_and_it_closes_the_lobby_once(proce
     calls = [c for p in (a, b) for c in told[p].calls if c != "reloaded"]  # the later one found it changed
     assert sorted(calls) == ["note:lobby_timeout", "table_closed"], calls
     assert a.run(a.service.store.load_table(table.id)).status == "closed"
+
+
+def test_a_process_that_stops_following_saves_reads_the_row_to_know_it_is_behind(processes):
+    """`behind` asks nothing of the database while the store follows the saves of every process
+    (PostgreSQL's notices); when the notice connection ends, the store says so and `behind` reads the
+    table's row instead, with the same answers."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(11)
+    store_b = b.service.store
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    assert store_b.newest_saved(table_id) is not None, "b follows the saves"
+    queries: list[str] = []
+    fetchval = store_b.db.fetchval
+
+    async def counted(sql, *args):
+        queries.append(sql)
+        return await fetchval(sql, *args)
+
+    store_b.db.fetchval = counted
+    play, kwargs = _click(reference, rng, user_of)
+    assert isinstance(a.run(a.service.play(table_id, **kwargs)), Played)
+    _notice_seen(b, table_id, a.service.get(table_id).version)
+    assert b.run(b.service.behind(b.service.get(table_id))) and queries == [], "known from the notice"
+
+    b.run(store_b.db._listeners[0].close())  # the notice connection ends
+    assert store_b.newest_saved(table_id) is None, "no longer following"
+    assert b.run(b.service.behind(b.service.get(table_id))), "still behind: read from the row"
+    assert queries == ["SELECT version FROM tables WHERE id = ?"]
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    assert not b.run(b.service.behind(b.service.get(table_id)))
