@@ -301,7 +301,15 @@ class DiscordNotifier:
             while not table.channel_gone:
                 if (state.records or state.repost or state.dirty) and await self.service.behind(table):
                     log.info("table %d: changed by another process, which shows it", table.id)
+                    repost = state.repost
                     self._drop_public(state)
+                    if repost:  # a re-post asked of this process (a command): it catches up and makes it
+                        try:
+                            await self.service.catch_up(table)
+                        except TableBusyError:
+                            log.info("table %d: not re-posted, another process held it", table.id)
+                        else:
+                            state.repost = True
                 elif state.records:
                     await self._write_record(table, state.records.pop(0))
                 elif state.repost:

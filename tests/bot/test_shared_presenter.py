@@ -123,3 +123,23 @@ async def test_one_process_edits_as_before_without_catching_up(monkeypatch):
         await notifier.game_changed(table, [])
         await notifier.settled()
     assert shown == [1, 2, 3] and service.caught_up == 0
+
+
+async def test_a_repost_asked_of_a_process_that_is_behind_is_made_once_it_has_caught_up(monkeypatch):
+    """``/cuarenta table`` reached a process whose copy is behind: the re-post is not dropped (no other
+    process was asked for it); this one catches up first, and posts the latest state."""
+    service = SharedService()
+    notifier = _notifier(service)
+    table = _table()
+    posted: list[tuple[int, bool]] = []
+
+    async def post(t: Table, *, moved: bool = False) -> None:
+        posted.append((t.nonce, moved))
+
+    monkeypatch.setattr(notifier, "_post_table", post)
+    service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])  # the other process's play
+    service.behind_now = True
+    await notifier.repost(table)
+    await notifier.settled()
+    assert service.caught_up == 1
+    assert posted == [(1, True)], "re-posted at the bottom, showing the play made elsewhere"
