@@ -10,19 +10,18 @@ second finds the nonce moved on and refuses it (`bot.tables.errors.StaleError`) 
 
 With SQLite (one process) `_held` is the asyncio lock alone and costs nothing more.
 
-**Who writes a shared table's public messages** (`docs/SCALING.md` §5, without the lease): the process
-that made the table's latest change. A process that reloads a table tells its presenter
+**Who writes a shared table's public messages and DM hands** (`docs/SCALING.md` §5, without the lease):
+the process that made the table's latest change. A process that reloads a table tells its presenter
 (`bot.tables.Notifier.reloaded`, in order before the change's own notification), which takes over what
 the stored message ids say is still due (the record of a hand another process ended). A presenter asks
-`behind` before it writes: a process whose copy is behind drops its pending public writes, since the
-process that changed the table since writes them. An edit that another process's change overtook while
+`behind` before it writes: a process whose copy is behind drops its pending writes, since the process
+that changed the table since writes them. An edit that another process's change overtook while
 it was on its way (so Discord may apply the two out of order) is followed by `catch_up` and a fresh edit.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
     from bot.store import Store, TableRow
 
     from .notifier import Notifier
-
-log = logging.getLogger(__name__)
 
 # The state a reload copies from the stored row into the table object other parts of the bot hold.
 _STATE = ("host_id", "status", "seed", "seats", "game", "messages", "meta", "timers", "casual", "version")

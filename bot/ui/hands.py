@@ -31,7 +31,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.tables import FINISHED, PLAYING, Table, TableService
+from bot.tables import FINISHED, PLAYING, Table, TableBusyError, TableService
 
 from . import answer, records, render, wire
 from .budget import WriteBudget
@@ -230,7 +230,18 @@ class HandPresenter:
         try:
             while key in self._dirty:
                 self._dirty.discard(key)
+                if await self.service.behind(table):
+                    return  # another process changed the table since this one: it writes the hands
+                written = self._keys.get(key)
                 await self._deliver(table, seat)
+                if self._keys.get(key) != written and await self.service.behind(table):
+                    # another process changed the table while this write was on its way (Discord may apply
+                    # the two in either order): this one shows the latest state again (`bot.tables.shared`)
+                    try:
+                        await self.service.catch_up(table)
+                    except TableBusyError:  # that process is changing it again, and writes it after
+                        return
+                    self._dirty.add(key)  # written again only if this seat's hand looks different now
         except asyncio.CancelledError:
             raise
         except Exception:

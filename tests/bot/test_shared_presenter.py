@@ -143,3 +143,61 @@ async def test_a_repost_asked_of_a_process_that_is_behind_is_made_once_it_has_ca
     await notifier.settled()
     assert service.caught_up == 1
     assert posted == [(1, True)], "re-posted at the bottom, showing the play made elsewhere"
+
+
+class HandService(SharedService):
+    """`SharedService` with the service clock the DM hands read (seconds, UTC)."""
+
+    class Clock:
+        def now(self) -> float:
+            return 1_800_000_000.0
+
+    clock = Clock()
+
+
+def _person_table() -> Table:
+    """A 1 v 1 table: seat 0 a person with a DM hand posted just now, seat 1 a computer."""
+    table = _table()
+    table.seats[0] = Seat(10, name="ana", locale="es")
+    table.messages.dms["0"] = {"channel": 50, "message": 60, "hand": 1, "at": HandService.clock.now()}
+    table.seen[0] = HandService.clock.now()  # at the table: the hand is edited, not sent anew
+    return table
+
+
+async def test_a_process_that_is_behind_writes_no_dm_hand(monkeypatch):
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    service = HandService()
+    notifier = _notifier(service)
+    table = _person_table()
+    notifier.hands.refresh(table)
+    await notifier.hands.settled()
+    assert shown == [0], "one process: the hand is written"
+    table.game.play(table.game.legal_plays()[0])
+    service.behind_now = True
+    notifier.hands.refresh(table)
+    await notifier.hands.settled()
+    assert shown == [0], "behind: the process that changed the table since writes the hands"
+
+
+async def test_a_dm_hand_write_another_process_overtook_is_followed_by_one_of_the_latest_state(monkeypatch):
+    service = HandService()
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+        if len(shown) == 1:
+            service.behind_now = True  # another process saved a play while this write was on its way
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])
+    notifier = _notifier(service)
+    table = _person_table()
+    notifier.hands.refresh(table)
+    await notifier.hands.settled()
+    assert service.caught_up == 1
+    assert shown == [0, 1], "the overtaken write is followed by one that shows the other process's play"
