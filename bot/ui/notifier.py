@@ -258,7 +258,8 @@ class DiscordNotifier:
         """Another bot process changed ``table`` and this one reloaded it (`bot.tables.shared`): this process
         writes the table's public messages from now on. The record of a hand that process ended is due here
         when the stored ids say it is not written yet, and the table message is to show the reloaded state.
-        (DM hands stay with the process that receives the DM clicks, `docs/SCALING.md` §5.)"""
+        (The DM hands are refreshed by the change that follows the reload, or by the hand pump that caught
+        up: `bot.ui.hands`.)"""
         if table.game is None:
             return
         state = self._state(table)
