@@ -70,8 +70,8 @@ class GroupedCog(commands.Cog):
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
         """Run ``action(lang)`` under the 3-second guard; a `TableError` becomes an ephemeral message in the
         user's language, anything else is logged and answered with a generic error."""
-        lang = await answer.language(interaction)
         async with answer.watchdog(interaction):
+            lang = await answer.language(interaction)  # may read the store: under the 3-second guard
             try:
                 await action(lang)
             except TableError as error:

@@ -103,16 +103,21 @@ class LeaderboardCog(commands.Cog):
 
     @staticmethod
     async def _send(interaction: discord.Interaction, payload: Payload, *, ephemeral: bool) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=ephemeral, **payload.send_kwargs())
-        else:
-            await interaction.response.send_message(ephemeral=ephemeral, **payload.send_kwargs())
+        """Answer with ``payload``: the initial response, or a follow-up once answered or acknowledged
+        (`bot.ui.answer.reply`, under the interaction's answer lock)."""
+        await answer.reply(interaction, ephemeral=ephemeral, **payload.send_kwargs())
 
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        """Run ``action(lang)``; refusals become an ephemeral message in the user's language."""
-        lang = await answer.language(interaction)
+        """Run ``action(lang)`` under the 3-second guard (`bot.ui.answer.watchdog`); refusals become an
+        ephemeral message in the user's language."""
         log.debug("interaction %s: ratings command in guild %s by user %s", interaction.id, interaction.guild_id,
                   interaction.user.id)
+        async with answer.watchdog(interaction):
+            lang = await answer.language(interaction)  # may read the store: under the 3-second guard
+            await self._run_guarded(interaction, action, lang)
+
+    async def _run_guarded(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
+                           lang: str) -> None:
         try:
             try:
                 await action(lang)
@@ -203,7 +208,7 @@ class LeaderboardCog(commands.Cog):
             shown = lang if message is not None and message.flags.ephemeral else \
                 await self.service.public_language(guild_id)
             payload = await self._board(interaction, guild_id, mode, season, page, shown)
-            await interaction.response.edit_message(**payload.edit_kwargs())
+            await answer.edit(interaction, **payload.edit_kwargs())
 
         await self._guard(interaction, run)
 

@@ -105,11 +105,11 @@ class TablesCog(commands.Cog):
                      table: Table | None = None) -> None:
         """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
         anything else is logged and answered with a generic error."""
-        lang = await answer.language(interaction)
         what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
         log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
                   interaction.user.id)
         async with answer.watchdog(interaction):
+            lang = await answer.language(interaction)  # may read the store: under the 3-second guard
             try:
                 await action(lang)
             except TableError as error:

@@ -33,7 +33,9 @@ ACK_DEADLINE = 2.5
 async def language(interaction: discord.Interaction) -> str:
     """The language to answer ``interaction`` in: the user's Discord locale when we have its catalog
     (es-*, en-*, pt-BR), else the server's public language (``/cuarenta idioma``; Spanish by default). A
-    click in a DM has no server: the server of the table the user sits at is used."""
+    click in a DM has no server: the server of the table the user sits at is used. The server's language is
+    read from the store the first time (a cached value after that): call this inside `watchdog`. A read
+    that fails is logged and Spanish is used; this never raises."""
     fallback = DEFAULT_LANG
     tables = getattr(interaction.client, "tables", None)
     guild_id = interaction.guild_id
@@ -41,7 +43,11 @@ async def language(interaction: discord.Interaction) -> str:
         seated = tables.table_of_user(interaction.user.id)
         guild_id = seated.guild_id if seated is not None else None
     if guild_id and tables is not None:
-        fallback = await tables.public_language(guild_id)
+        try:
+            fallback = await tables.public_language(guild_id)
+        except Exception as exc:  # noqa: BLE001 - a store that fails here must not cost the answer itself
+            log.warning("interaction %s: the server's language could not be read (%s); using %s",
+                        interaction.id, type(exc).__name__, fallback)
     COMMAND_LANG.set(lang_of(interaction.locale, "en"))  # the command names this user's client shows
     return lang_of(interaction.locale, fallback)
 

@@ -150,6 +150,8 @@ class ComponentRouter:
         try:
             custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
             key = "err.button_gone" if custom_id.startswith(HAND_PREFIXES) else "err.button_gone_other"
-            await answer.reply(interaction, t(key, await answer.language(interaction)))
+            async with answer.watchdog(interaction):
+                lang = await answer.language(interaction)  # may read the store: under the 3-second guard
+                await answer.reply(interaction, t(key, lang))
         except discord.HTTPException as exc:
             log.info("interaction %s: could not answer (%s %s)", interaction.id, exc.status, exc.code)
