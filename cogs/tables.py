@@ -348,7 +348,8 @@ class TablesCog(commands.Cog):
         message_id = interaction.message.id if interaction.message else None
         on_dm_hand = record is not None and record.get("message") == message_id
         if on_dm_hand:
-            self.notifier.hand_shown(table, seat, interaction)  # before any await: the presenter must not write it too
+            # before any await: the presenter must not write it too
+            self.notifier.hand_shown(table, seat, interaction, menu=choice is not None)
         try:
             await answer.show(interaction, payload)
         except discord.HTTPException as exc:

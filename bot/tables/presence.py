@@ -347,10 +347,10 @@ class PresenceMixin:
         table = await self.fetch(table_id)  # type: ignore[attr-defined]
         if table.host_id != user_id and not can_manage:
             raise NotHostError("err.not_allowed_kick")
+        if table.seat_of(target_id) is None:  # first: someone not seated (the asker too) is told so
+            raise SeatError("err.kick_not_seated")
         if target_id == user_id:
             raise SeatError("err.kick_self")
-        if table.seat_of(target_id) is None:
-            raise SeatError("err.kick_not_seated")
         if table.status == PLAYING:
             return await self.leave_game(table_id, user_id=target_id, reason="kicked")
         async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.i18n import t
@@ -45,6 +46,12 @@ MESSAGE_MAX_AGE = 50 * 60.0
 """A DM hand older than this is sent anew rather than edited (Discord refuses edits of old messages)."""
 TOKEN_LIFETIME = 14 * 60.0
 """Seconds a click's interaction token is used for (Discord keeps it valid 15 minutes)."""
+RETRY_AFTER = (2.0, 5.0, 15.0, 30.0)
+"""Seconds after which a DM hand write that failed for a passing reason (a 5xx or 429 Discord did not
+retry, a network error) is tried again, one delay per try; after the last, the next change of the table
+or the 2/3 reminder tries again."""
+_PASSING = (aiohttp.ClientError, TimeoutError, OSError)
+"""Network errors of a write that are worth trying again (HTTP errors are `discord.HTTPException`)."""
 
 
 @dataclass
@@ -109,6 +116,10 @@ class HandPresenter:
         self._dirty: set[tuple[int, int]] = set()
         self._pumps: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self._tokens: dict[tuple[int, int], _Token] = {}
+        self._tries: dict[tuple[int, int], int] = {}
+        self._menus: dict[tuple[int, int], int] = {}
+        """Seat → the turn nonce at which its DM hand shows a capture menu (`shown`)."""
+        self._retries: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self.token_writes = 0
         """DM writes made through interaction tokens (not counted by Discord's global rate limit)."""
         self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
@@ -121,7 +132,8 @@ class HandPresenter:
 
     @staticmethod
     def state_key(table: Table, seat: int) -> tuple[Any, ...]:
-        """What a seat's hand message shows; equal keys need no new write."""
+        """What a seat's hand message shows; equal keys need no new write. ``(status, nonce, to_play, away,
+        deadline, table message id, seats)``: `_unchanged` reads the nonce (1) and the table message (5)."""
         game = table.game
         assert game is not None
         person = table.seats[seat]
@@ -129,12 +141,19 @@ class HandPresenter:
         return (table.status, table.nonce, game.to_play, bool(person and person.away), deadline,
                 table.messages.public, len(table.seats))
 
-    def shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None) -> None:
-        """The cog answered a click on this seat's DM hand with the current hand: nothing to write now.
-        With ``interaction`` (the click, answered by editing its own message), the next writes of this
-        hand go through its token while it lasts (see the module docstring)."""
+    def shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None, *,
+              menu: bool = False) -> None:
+        """The cog answered a click on this seat's DM hand with the current hand, or with a card's capture
+        menu (``menu``): nothing to write now. An open menu is not closed by a write that would only move
+        the hand's link to the table message (a re-post): it stays until the game moves on. With
+        ``interaction`` (the click, answered by editing its own message), the next writes of this hand go
+        through its token while it lasts (see the module docstring)."""
         if table.game is not None:
             key = (table.id, seat)
+            if menu:
+                self._menus[key] = table.nonce
+            else:
+                self._menus.pop(key, None)
             self._keys[key] = self.state_key(table, seat)
             self._last_write[key] = self._now()
             if table.game.to_play == seat:
@@ -143,9 +162,19 @@ class HandPresenter:
                 self._tokens[key] = _Token(wire.ClickToken.of(interaction), interaction.message.id, True,
                                            self.service.clock.now(), answering=interaction)
 
+    def _unchanged(self, key: tuple[int, int], state: tuple[Any, ...]) -> bool:
+        """Whether the hand message already shows ``state`` (a `state_key`): the same key, or an open
+        capture menu of this turn where only the link to the table message moved (index 5)."""
+        shown = self._keys.get(key)
+        if shown == state:
+            return True
+        return (shown is not None and self._menus.get(key) == state[1]
+                and shown[:5] == state[:5] and shown[6:] == state[6:])
+
     def forget_shown(self, table: Table, seat: int) -> None:
         """The interaction answer failed: write the hand again (with the bot's token)."""
         self._keys.pop((table.id, seat), None)
+        self._menus.pop((table.id, seat), None)
         self._tokens.pop((table.id, seat), None)
         self.refresh(table)
 
@@ -191,18 +220,50 @@ class HandPresenter:
         if table.game is None:
             return
         for seat, _ in table.humans():
-            if table.dm_closed(seat):
-                continue
-            key = (table.id, seat)
-            self._dirty.add(key)
-            task = self._pumps.get(key)
-            if task is None or task.done():
-                self._pumps[key] = asyncio.ensure_future(self._pump(table, seat))
+            if not table.dm_closed(seat):
+                self._refresh_seat(table, seat)
+
+    def _refresh_seat(self, table: Table, seat: int) -> None:
+        key = (table.id, seat)
+        self._dirty.add(key)
+        task = self._pumps.get(key)
+        if task is None or task.done():
+            self._pumps[key] = asyncio.ensure_future(self._pump(table, seat))
+
+    def _retry(self, table: Table, seat: int) -> None:
+        """A write of this seat's hand failed for a passing reason: try again after the next `RETRY_AFTER`
+        delay (once at a time), or, after the last, leave it to the next change or the reminder."""
+        key = (table.id, seat)
+        pending = self._retries.get(key)
+        if pending is not None and not pending.done():
+            return
+        tries = self._tries.get(key, 0)
+        if tries >= len(RETRY_AFTER):
+            log.warning("table %d: DM hand of seat %d not written after %d tries; the next change tries again",
+                        table.id, seat, tries + 1)
+            self._tries.pop(key, None)
+            return
+        self._tries[key] = tries + 1
+
+        async def again() -> None:
+            await self._sleep(RETRY_AFTER[tries])
+            if table.status in (PLAYING, FINISHED) and not table.dm_closed(seat):
+                self._refresh_seat(table, seat)
+
+        self._retries[key] = asyncio.ensure_future(again())
+
+    def _written(self, key: tuple[int, int]) -> None:
+        """A write of this hand went through: the next failure starts its tries afresh."""
+        self._tries.pop(key, None)
 
     def forget(self, table_id: int) -> None:
         """The table left the service's memory (it ended a while ago): drop what is kept for its hands
         (shown states, alerts, write times, click tokens, finished pumps)."""
-        for store in (self._keys, self._alerted, self._last_write, self._posted, self._tokens, self._pumps):
+        for key, task in list(self._retries.items()):
+            if key[0] == table_id:
+                task.cancel()
+        for store in (self._keys, self._alerted, self._last_write, self._posted, self._tokens, self._pumps,
+                      self._tries, self._retries, self._menus):
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
         self._dirty -= {k for k in self._dirty if k[0] == table_id}
@@ -217,8 +278,9 @@ class HandPresenter:
 
     async def close(self) -> None:
         """Cancel pending hand writes (the next start refreshes every hand)."""
-        tasks = list(self._pumps.values())
+        tasks = list(self._pumps.values()) + list(self._retries.values())
         self._pumps.clear()
+        self._retries.clear()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -244,6 +306,10 @@ class HandPresenter:
                     self._dirty.add(key)  # written again only if this seat's hand looks different now
         except asyncio.CancelledError:
             raise
+        except _PASSING as exc:
+            log.warning("table %d: DM hand of seat %d not written (%s); trying again", table.id, seat,
+                        type(exc).__name__)
+            self._retry(table, seat)
         except Exception:
             log.exception("table %d: DM hand of seat %d failed", table.id, seat)
 
@@ -267,7 +333,7 @@ class HandPresenter:
         if (table.game is None or table.status not in (PLAYING, FINISHED) or person is None or person.is_ai
                 or person.user_id is None or table.dm_closed(seat)):
             return
-        if self._keys.get(key) == self.state_key(table, seat):
+        if self._unchanged(key, self.state_key(table, seat)):
             return
         record = table.messages.dms.get(str(seat))
         alert = self._needs_alert(table, seat)
@@ -278,7 +344,7 @@ class HandPresenter:
         wait = self._last_write.get(key, float("-inf")) + self.edit_interval - self._now()
         if wait > 0:
             await self._sleep(wait)
-            if self._keys.get(key) == self.state_key(table, seat):
+            if self._unchanged(key, self.state_key(table, seat)):
                 return
             if self._needs_alert(table, seat):
                 await self._post(table, seat, person.user_id, record)
@@ -290,6 +356,7 @@ class HandPresenter:
         if token is not None and await self._token_edit(key, token, payload):
             self._keys[key] = state
             self._last_write[key] = self._now()
+            self._written(key)
             return
         try:
             await wire.edit_channel_message(self.client, int(record["channel"]), int(record["message"]), payload)
@@ -300,6 +367,7 @@ class HandPresenter:
             return
         self._keys[key] = state
         self._last_write[key] = self._now()
+        self._written(key)
 
     def _payload(self, table: Table, seat: int) -> render.Payload:
         person = table.seats[seat]
@@ -335,7 +403,9 @@ class HandPresenter:
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
             return
         except discord.HTTPException as exc:
-            log.warning("table %d: DM to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
+            log.warning("table %d: DM to seat %d failed (%s %s); trying again", table.id, seat, exc.status,
+                        exc.code)
+            self._retry(table, seat)
             return
         await self._posted_hand(table, seat, state, game, message.channel.id, message.id)
         if old is not None and int(old.get("message", 0)) != message.id:
@@ -348,6 +418,7 @@ class HandPresenter:
         key = (table.id, seat)
         self._keys[key] = state
         self._last_write[key] = self._now()
+        self._written(key)
         self._posted[key] = self.service.clock.now()
         if game is not None and game.to_play == seat:
             self._alerted[key] = table.nonce

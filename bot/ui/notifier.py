@@ -529,10 +529,11 @@ class DiscordNotifier:
             self._kick(table)
         return ok
 
-    def hand_shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None) -> None:
-        """A click on the seat's DM hand was answered with the current hand (see `HandPresenter.shown`;
-        the click's token then carries the hand's next writes)."""
-        self.hands.shown(table, seat, interaction)
+    def hand_shown(self, table: Table, seat: int, interaction: discord.Interaction | None = None, *,
+                   menu: bool = False) -> None:
+        """A click on the seat's DM hand was answered with the current hand, or with its capture menu
+        (``menu``; see `HandPresenter.shown`; the click's token then carries the hand's next writes)."""
+        self.hands.shown(table, seat, interaction, menu=menu)
 
     # ------------------------------------------------------------------ timers and presence (issue 6)
 
@@ -600,6 +601,7 @@ class DiscordNotifier:
         if seat in table.messages.dm_closed:
             return
         await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
+        self.hands.refresh(table)  # a hand that could not be written before is tried again (unchanged: nothing)
 
     # ------------------------------------------------------------------ rematch ready check
 
