@@ -95,7 +95,18 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P
         await _handler(interaction).on_lobby(interaction, self.table_id, self.action)
 
 
-class CardButton(discord.ui.DynamicItem[discord.ui.Button],
+class _HandItem:
+    """A control of a hand (a card, the trail menu, a capture menu): its repr, which discord.py logs when a
+    callback raises ("Ignoring exception in dynamic item callback for …"), names the class and the table
+    only, never a card of the hand."""
+
+    table_id: int
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} table={getattr(self, 'table_id', '?')}>"
+
+
+class CardButton(_HandItem, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"c4:p:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC]|W[12])"):
     """One card of a hand; a click plays it (or asks which capture when there are several)."""
 
@@ -125,7 +136,7 @@ class CardButton(discord.ui.DynamicItem[discord.ui.Button],
         await _handler(interaction).on_card(interaction, self.table_id, self.nonce, self.card)
 
 
-class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P<table>\d+):(?P<nonce>\d+)"):
+class TrailSelect(_HandItem, discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P<table>\d+):(?P<nonce>\d+)"):
     """The explicit control to trail a card that could capture."""
 
     def __init__(self, table_id: int, nonce: int, *, options: list[discord.SelectOption] | None = None,
@@ -151,7 +162,7 @@ class TrailSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:t:(?P
         await _handler(interaction).on_trail(interaction, self.table_id, self.nonce, chosen_value(interaction))
 
 
-class CaptureSelect(discord.ui.DynamicItem[discord.ui.Select],
+class CaptureSelect(_HandItem, discord.ui.DynamicItem[discord.ui.Select],
                     template=r"c4:c:(?P<table>\d+):(?P<nonce>\d+):(?P<card>[A2-7JQK][SHDC]|W[12])"):
     """The second step of an ambiguous play: which capture to make (or trail)."""
 

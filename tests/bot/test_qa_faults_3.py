@@ -167,3 +167,29 @@ async def test_kicking_yourself_says_to_leave_only_to_someone_seated(world, loca
     assert result.response.content == "Esa persona no juega en esta mesa."
     result = await world.ana.slash(world.channel, "cuarenta kick", player=world.ana)  # the seated host
     assert "/cuarenta salir" in result.response.content
+
+
+async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch, caplog):
+    """discord.py logs the item of a callback that raised: a hand's items name their table, not a card."""
+    import logging
+
+    from cogs.tables import TablesCog
+
+    caplog.set_level(logging.DEBUG)
+    table = await start_1v1(world)
+    seat, play = pick_play(table)
+    member = member_of(world, table, seat)
+
+    async def broken(self, interaction, table_id, nonce, card):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(TablesCog, "on_card", broken)
+    hand = latest_hand(member)
+    code = play.card.code
+    button = next(c for c in hand.components[0].children if c.custom_id.endswith(f":{code}"))
+    caplog.clear()
+    await member.user.click(hand, custom_id=button.custom_id)
+    failed = [r for r in caplog.records if "Ignoring exception" in r.getMessage()]
+    assert failed, "discord.py logged the failing callback"
+    text = " ".join(r.getMessage() for r in caplog.records)
+    assert button.label not in text and f"'{code}'" not in text and f"c4_{code}" not in text
