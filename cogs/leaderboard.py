@@ -107,12 +107,14 @@ class LeaderboardCog(commands.Cog):
         (`bot.ui.answer.reply`, under the interaction's answer lock)."""
         await answer.reply(interaction, ephemeral=ephemeral, **payload.send_kwargs())
 
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        """Run ``action(lang)`` under the 3-second guard (`bot.ui.answer.watchdog`); refusals become an
-        ephemeral message in the user's language."""
+    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]], *,
+                     public: bool = False) -> None:
+        """Run ``action(lang)`` under the 3-second guard (`bot.ui.answer.watchdog`; ``public``: a command
+        whose answer is public, acknowledged publicly if the guard acts, so the answer stays public);
+        refusals become an ephemeral message in the user's language."""
         log.debug("interaction %s: ratings command in guild %s by user %s", interaction.id, interaction.guild_id,
                   interaction.user.id)
-        async with answer.watchdog(interaction):
+        async with answer.watchdog(interaction, ephemeral=not public):
             lang = await answer.language(interaction)  # may read the store: under the 3-second guard
             await self._run_guarded(interaction, action, lang)
 
@@ -188,7 +190,7 @@ class LeaderboardCog(commands.Cog):
             payload = await self._board(interaction, interaction.guild_id or 0, mode, season, 0, public)
             await self._send(interaction, payload, ephemeral=False)
 
-        await self._guard(interaction, run)
+        await self._guard(interaction, run, public=True)
 
     async def on_board(self, interaction: discord.Interaction, guild_id: int, season: int | None, mode: str,
                        page: int) -> None:

@@ -354,7 +354,11 @@ class PostgresDatabase(Database):
         import asyncpg
 
         conn = await asyncpg.connect(self.url)
-        await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_notice(payload))
+        try:
+            await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_notice(payload))
+        except BaseException:
+            conn.terminate()
+            raise
         conn.add_termination_listener(lambda _conn: on_lost())
         self._listeners.append(conn)
 
@@ -409,9 +413,11 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         listeners, self._listeners = self._listeners, []
-        for conn in listeners:
-            await conn.close()
-        await self.pool.close()
+        try:
+            for conn in listeners:
+                conn.terminate()  # a notice connection holds no transaction: nothing to finish
+        finally:
+            await self.pool.close()
 
 
 class Rows:

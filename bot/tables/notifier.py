@@ -34,10 +34,10 @@ class Notifier(Protocol):
     async def resumed(self, table: Table) -> None:
         """The table was restored after a restart: bring its messages up to date."""
 
-    async def reloaded(self, table: Table) -> None:
-        """Another process changed the table and this process reloaded it (`bot.tables.shared`; optional
-        for presenters): take over what the stored message ids say is due. Comes before the notice of the
-        change that found the table behind."""
+    async def reloaded(self, table: Table, hand: int | None) -> None:
+        """Another process changed the table; this process reloaded it (with hand ``hand`` in play, None
+        before the game) and saved a change (`bot.tables.shared`; optional for presenters): take over what
+        the stored message ids say is due. Comes before the notice of that change."""
 
     async def table_note(self, table: Table, kind: str, **params: object) -> None:
         """A table event to say in words (issue 6; optional for presenters): ``reminder`` (seat, deadline),

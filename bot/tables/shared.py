@@ -11,12 +11,14 @@ second finds the nonce moved on and refuses it (`bot.tables.errors.StaleError`) 
 With SQLite (one process) `_held` is the asyncio lock alone and costs nothing more.
 
 **Who writes a shared table's public messages and DM hands** (`docs/SCALING.md` §5, without the lease):
-the process that made the table's latest change. A process that reloads a table tells its presenter
-(`bot.tables.Notifier.reloaded`, in order before the change's own notification), which takes over what
-the stored message ids say is still due (the record of a hand another process ended). A presenter asks
-`behind` before it writes: a process whose copy is behind drops its pending writes, since the process
-that changed the table since writes them. An edit that another process's change overtook while
-it was on its way (so Discord may apply the two out of order) is followed by `catch_up` and a fresh edit.
+the process that made the table's latest change. A process that reloads a table and saves a change to it
+tells its presenter (`bot.tables.Notifier.reloaded`, with the hand in play at the reload, in order before
+the change's own notification), which takes over what the stored message ids say is still due (the record
+of a hand another process ended). A presenter asks
+`behind` before it writes, and again once its waits (the edit interval, the write budget) are over: a
+process whose copy is behind drops its pending writes, since the process that changed the table since
+writes them. An edit that another process's change overtook while it was on its way (so Discord may apply
+the two out of order) is followed by `catch_up` and, in the same hand, a fresh edit.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class SharedTablesMixin:
                 yield
                 return
             refused: TableError | None = None
+            reloaded_at: tuple[int, int | None] | None = None  # (version, hand in play) when reloaded
             try:
                 async with self.store.db.transaction():
                     version = await self.store.claim_table(table.id)
@@ -81,13 +84,18 @@ class SharedTablesMixin:
                             self._reload(table, row)
                             self._arm(table)  # this process holds the table's alarms too; the row lock
                             # and the nonce make whichever fires first the only one that acts
-                            self._spawn(self._tell_reloaded(table))  # before the change's own notice
+                            reloaded_at = (table.version, table.game.hand_number if table.game is not None else None)
                     try:
                         yield
                     except TableError as exc:
                         refused = exc
             except BusyError as exc:
                 raise TableBusyError() from exc
+            if reloaded_at is not None and table.version != reloaded_at[0]:
+                # this process saved a change to a table another process had changed, and shows the table
+                # from now on: its presenter is told (committed, and before the change's own notice, which
+                # the caller sends after this block); a reload that saved nothing hands nothing over
+                self._spawn(self._tell_reloaded(table, reloaded_at[1]))
             if refused is not None:
                 raise refused
 
@@ -97,14 +105,14 @@ class SharedTablesMixin:
         for name in _STATE:
             setattr(table, name, getattr(fresh, name))
 
-    async def _tell_reloaded(self, table: Table) -> None:
-        """Tell the presenter that ``table`` was reloaded, in order with the table's other notifications
-        (the presenter's ``reloaded`` is optional)."""
+    async def _tell_reloaded(self, table: Table, hand: int | None) -> None:
+        """Tell the presenter that ``table`` was reloaded with ``hand`` in play (before this process's
+        change), in order with the table's other notifications (the presenter's ``reloaded`` is optional)."""
         reloaded = getattr(self.notifier, "reloaded", None)
         if reloaded is None:
             return
         async with table.notify_lock:
-            await reloaded(table)
+            await reloaded(table, hand)
 
     async def behind(self, table: Table) -> bool:
         """Whether another process saved ``table`` since this process loaded or last saved it (a stored
@@ -124,8 +132,9 @@ class SharedTablesMixin:
         return version is not None and version > table.version
 
     async def catch_up(self, table: Table) -> None:
-        """Reload ``table`` if another process saved it since (under its lock and row, as any change:
-        its alarms re-armed and the presenter told, `reloaded`). Nothing on an unshared store.
+        """Reload ``table`` if another process saved it since (under its lock and row, as any change: its
+        alarms re-armed). It saves nothing, so the presenter is not told (`reloaded`): the caller decides
+        what to write again. Nothing on an unshared store.
 
         Raises:
             TableBusyError: another process held the row past the store's lock timeout.

@@ -138,7 +138,8 @@ async def acknowledge(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
 
 
-async def _keep_alive(interaction: discord.Interaction, after: float, started: asyncio.Event) -> None:
+async def _keep_alive(interaction: discord.Interaction, after: float, started: asyncio.Event,
+                      ephemeral: bool = True) -> None:
     await asyncio.sleep(after)
     started.set()  # from here on the acknowledgement is not cancelled half-way
     async with _lock(interaction):
@@ -148,17 +149,20 @@ async def _keep_alive(interaction: discord.Interaction, after: float, started: a
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
             else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
             log.info("interaction %s: acknowledged after %.1f s, the answer follows", interaction.id, after)
         except discord.HTTPException as exc:
             log.info("interaction %s: could not acknowledge (%s %s)", interaction.id, exc.status, exc.code)
 
 
 @contextlib.asynccontextmanager
-async def watchdog(interaction: discord.Interaction, after: float = ACK_DEADLINE) -> AsyncIterator[None]:
-    """Run the body with the 3-second guard beside it (see the module docstring)."""
+async def watchdog(interaction: discord.Interaction, after: float = ACK_DEADLINE, *,
+                   ephemeral: bool = True) -> AsyncIterator[None]:
+    """Run the body with the 3-second guard beside it (see the module docstring). A command acknowledged by
+    the guard shows "thinking" to the user alone, or to the channel with ``ephemeral=False`` (a command
+    whose answer is public: the answer then replaces that message, so it stays public)."""
     started = asyncio.Event()
-    task = asyncio.ensure_future(_keep_alive(interaction, after, started))
+    task = asyncio.ensure_future(_keep_alive(interaction, after, started, ephemeral))
     try:
         yield
     finally:

@@ -117,6 +117,8 @@ class HandPresenter:
         self._pumps: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self._tokens: dict[tuple[int, int], _Token] = {}
         self._tries: dict[tuple[int, int], int] = {}
+        self._failed: set[tuple[int, int]] = set()
+        """Hands whose last write failed for a passing reason (`_retry`; the reminder tries them again)."""
         self._menus: dict[tuple[int, int], int] = {}
         """Seat → the turn nonce at which its DM hand shows a capture menu (`shown`)."""
         self._retries: dict[tuple[int, int], asyncio.Task[Any]] = {}
@@ -234,6 +236,7 @@ class HandPresenter:
         """A write of this seat's hand failed for a passing reason: try again after the next `RETRY_AFTER`
         delay (once at a time), or, after the last, leave it to the next change or the reminder."""
         key = (table.id, seat)
+        self._failed.add(key)
         pending = self._retries.get(key)
         if pending is not None and not pending.done():
             return
@@ -253,8 +256,19 @@ class HandPresenter:
         self._retries[key] = asyncio.ensure_future(again())
 
     def _written(self, key: tuple[int, int]) -> None:
-        """A write of this hand went through: the next failure starts its tries afresh."""
+        """A write of this hand went through: the next failure starts its tries afresh, and no capture menu
+        is open on it any more."""
         self._tries.pop(key, None)
+        self._failed.discard(key)
+        self._menus.pop(key, None)
+
+    def retry_failed(self, table: Table) -> None:
+        """Try again, now, the hands of ``table`` whose last write failed (the 2/3 reminder calls this:
+        after the last of `RETRY_AFTER`, a hand is otherwise left to the table's next change)."""
+        for key in [k for k in self._failed if k[0] == table.id]:
+            self._tries.pop(key, None)
+            if table.status in (PLAYING, FINISHED) and not table.dm_closed(key[1]):
+                self._refresh_seat(table, key[1])
 
     def forget(self, table_id: int) -> None:
         """The table left the service's memory (it ended a while ago): drop what is kept for its hands
@@ -266,6 +280,7 @@ class HandPresenter:
                       self._tries, self._retries, self._menus):
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
+        self._failed -= {k for k in self._failed if k[0] == table_id}
         self._dirty -= {k for k in self._dirty if k[0] == table_id}
 
     async def settled(self) -> None:
@@ -350,6 +365,8 @@ class HandPresenter:
                 await self._post(table, seat, person.user_id, record)
                 return
         await self.budget.acquire(int(record["channel"]))
+        if await self.service.behind(table):  # another process changed the table during the waits: it writes
+            return
         token = await self._token_for(key, int(record["message"]))
         state = self.state_key(table, seat)
         payload = self._payload(table, seat)
@@ -389,6 +406,8 @@ class HandPresenter:
                 self.client.get_partial_messageable(int(old["channel"]), type=discord.ChannelType.private)
                 if old is not None else await open_dm(self.client, user_id))
             await self.budget.acquire(dm.id)  # type: ignore[attr-defined]
+            if await self.service.behind(table):  # another process changed the table meanwhile: it writes
+                return
             state = self.state_key(table, seat)
             game = table.game
             message = await dm.send(**self._payload(table, seat).send_kwargs())
@@ -403,9 +422,11 @@ class HandPresenter:
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
             return
         except discord.HTTPException as exc:
-            log.warning("table %d: DM to seat %d failed (%s %s); trying again", table.id, seat, exc.status,
-                        exc.code)
-            self._retry(table, seat)
+            passing = exc.status >= 500 or exc.status == 429  # Discord's trouble (discord.py retried some)
+            log.warning("table %d: DM to seat %d failed (%s %s)%s", table.id, seat, exc.status, exc.code,
+                        "; trying again" if passing else "")
+            if passing:
+                self._retry(table, seat)
             return
         await self._posted_hand(table, seat, state, game, message.channel.id, message.id)
         if old is not None and int(old.get("message", 0)) != message.id:
@@ -428,9 +449,13 @@ class HandPresenter:
 
     async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
         """The turn alert through the click's token: the hand as a follow-up (a new DM message, which
-        notifies), then the old hand deleted. False when Discord refused the follow-up (nothing changed)."""
+        notifies), then the old hand deleted. False when Discord refused the follow-up (nothing changed);
+        True also when another process changed the table during the wait (it writes the hand: nothing to
+        send here)."""
         key = (table.id, seat)
         await self.budget.acquire(channel_id)
+        if await self.service.behind(table):
+            return True
         state = self.state_key(table, seat)
         game = table.game
         try:

@@ -249,31 +249,31 @@ class DiscordNotifier:
             return
         state = self._state(table)
         state.hand = state.hand or table.game.hand_number
-        self._stored_due(table, state)
+        self._stored_due(table, state, table.game.hand_number)
         state.dirty = True
         self._kick(table)
         self.hands.refresh(table)
 
-    async def reloaded(self, table: Table) -> None:
-        """Another bot process changed ``table`` and this one reloaded it (`bot.tables.shared`): this process
-        writes the table's public messages from now on. The record of a hand that process ended is due here
-        when the stored ids say it is not written yet, and the table message is to show the reloaded state.
-        (The DM hands are refreshed by the change that follows the reload, or by the hand pump that caught
-        up: `bot.ui.hands`.)"""
-        if table.game is None:
+    async def reloaded(self, table: Table, hand: int | None) -> None:
+        """Another bot process changed ``table``; this one reloaded it, with hand ``hand`` in play, and
+        saved a change (`bot.tables.shared`): this process writes the table's public messages from now on.
+        The record of a hand the other process ended is due here when the stored ids say it is not written
+        yet. ``hand`` is the hand at the reload, not the table's now: the change's own notice, which comes
+        next, tells of the hands it ended. (The DM hands are refreshed after that change: `bot.ui.hands`.)"""
+        if table.game is None or hand is None:
             return
         state = self._state(table)
-        self._stored_due(table, state)
-        state.hand = table.game.hand_number
+        self._stored_due(table, state, hand)
+        state.hand = hand
         state.dirty = True
         self._kick(table)
 
-    def _stored_due(self, table: Table, state: _Public) -> None:
-        """The record of the hand the stored table message shows is due when a later hand is in play (a
-        hand ended while its record was still to write: before a restart, or in another process)."""
-        assert table.game is not None
+    def _stored_due(self, table: Table, state: _Public, hand: int) -> None:
+        """The record of the hand the stored table message shows is due when hand ``hand``, a later one, is
+        in play (a hand ended while its record was still to write: before a restart, or in another
+        process)."""
         posted_for = table.messages.public_hand
-        if table.messages.public is not None and posted_for and posted_for < table.game.hand_number:
+        if table.messages.public is not None and posted_for and posted_for < hand:
             self._due(state, posted_for)
 
     @staticmethod
@@ -310,7 +310,7 @@ class DiscordNotifier:
                         except TableBusyError:
                             log.info("table %d: not re-posted, another process held it", table.id)
                         else:
-                            state.repost = True
+                            state.repost = not await self.service.behind(table)  # (caught up: once)
                 elif state.records:
                     await self._write_record(table, state.records.pop(0))
                 elif state.repost:
@@ -319,17 +319,20 @@ class DiscordNotifier:
                     await self._post_table(table, moved=True)
                 elif state.dirty:
                     state.dirty = False
-                    await self._update_table(table, state)
-                    if await self.service.behind(table):
+                    if await self._update_table(table, state) and await self.service.behind(table):
                         # another process changed the table while this edit was on its way: Discord may
                         # apply the two edits in either order, so this one shows the latest state again
+                        # (in the same hand; a new hand is that process's to post, with the record)
                         log.info("table %d: an edit was overtaken by another process; showing it again",
                                  table.id)
+                        hand, public = table.game.hand_number if table.game else None, table.messages.public
                         try:
                             await self.service.catch_up(table)
                         except TableBusyError:  # that process is changing it again, and shows it after
                             continue
-                        state.dirty = True
+                        game = table.game
+                        state.dirty = (game is not None and game.hand_number == hand
+                                       and table.messages.public == public)
                 elif self._ping_stale(table, state):
                     await self._delete_ping(table, state)
                 elif self._ping_wanted(table, state):
@@ -343,29 +346,34 @@ class DiscordNotifier:
         except Exception:
             log.exception("table %d: public update failed", table.id)
 
-    async def _update_table(self, table: Table, state: _Public) -> None:
+    async def _update_table(self, table: Table, state: _Public) -> bool:
+        """Edit the table message to show the table now (or post it: a new hand, a lost or old message).
+        Returns whether an edit was sent (not when another process changed the table during the waits:
+        that process shows it)."""
         game = table.game
         if game is None or table.status != PLAYING:
-            return
+            return False
         if table.messages.public is None or table.messages.public_hand != game.hand_number:
             await self._post_table(table)
-            return
+            return False
         if message_age(table.messages.public) >= REPOST_AGE:
             log.info("table %d: the table message is %d min old; posting it below", table.id, REPOST_AGE // 60)
             await self._post_table(table, moved=True)
-            return
+            return False
         wait = state.last_write + self.edit_interval - self._now()
         if wait > 0:
             await self._sleep(wait)
             if state.records or state.repost:  # a hand ended meanwhile: its record comes first
                 state.dirty = True
-                return
+                return False
         if table.status != PLAYING or table.game is None:
-            return
+            return False
         await self._shed()
         if table.status != PLAYING or table.game is None:
-            return
+            return False
         await self.budget.acquire(table.channel_id)
+        if await self.service.behind(table):  # changed by another process during the waits
+            return False
         lang = await self.service.public_language(table.guild_id)
         payload = await self._table_payload(table, lang)
         try:
@@ -375,9 +383,10 @@ class DiscordNotifier:
                 raise
             if exc.code in (OLD_MESSAGE_EDIT_LIMIT, UNKNOWN_MESSAGE) or exc.status == 404:
                 await self._post_table(table)
-                return
+                return False
             raise
         state.last_write = self._now()
+        return True
 
     async def _shed(self) -> None:
         """While the bot's request rate is at its limit, wait (up to `MAX_SHED` s): this edit is optional,
@@ -418,6 +427,8 @@ class DiscordNotifier:
         channel = self._channel(table)
         old = table.messages.public if moved else None
         await self.budget.acquire(table.channel_id)
+        if await self.service.behind(table):  # changed by another process during the wait: it posts it
+            return
         payload = await self._table_payload(table, lang)
         message = await channel.send(**payload.send_kwargs())
         table.messages.public = message.id
@@ -439,9 +450,13 @@ class DiscordNotifier:
         payload = records.hand_record_payload(table, number, lang)
         over = game.is_over
         written: int | None = None
-        if (table.messages.public is not None and table.messages.public_hand == number
-                and message_age(table.messages.public) < RECORD_EDIT_AGE):
-            await self.budget.acquire(table.channel_id)
+        await self.budget.acquire(table.channel_id)
+        if await self.service.behind(table):  # another process changed it meanwhile: it writes the record
+            self._state(table).recorded.discard(number)
+            return
+        tried_edit = (table.messages.public is not None and table.messages.public_hand == number
+                      and message_age(table.messages.public) < RECORD_EDIT_AGE)
+        if tried_edit:
             try:
                 await channel.get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
                 written = table.messages.public
@@ -449,7 +464,8 @@ class DiscordNotifier:
                 log.info("table %d: hand %d record edit failed (%s %s); posting it", table.id, number,
                          exc.status, exc.code)
         if written is None:
-            await self.budget.acquire(table.channel_id)
+            if tried_edit:
+                await self.budget.acquire(table.channel_id)  # the edit above took the first write
             try:
                 written = (await channel.send(**payload.send_kwargs())).id
             except discord.HTTPException as exc:
@@ -584,6 +600,7 @@ class DiscordNotifier:
             self._refused(table, "announcement", exc)
 
     async def _remind(self, table: Table, seat: int | None, deadline: float, lang: str) -> None:
+        self.hands.retry_failed(table)  # a hand whose every try failed is tried once more now
         person = table.seats[seat] if seat is not None else None
         if person is None or person.user_id is None:
             return
@@ -601,7 +618,6 @@ class DiscordNotifier:
         if seat in table.messages.dm_closed:
             return
         await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
-        self.hands.refresh(table)  # a hand that could not be written before is tried again (unchanged: nothing)
 
     # ------------------------------------------------------------------ rematch ready check
 

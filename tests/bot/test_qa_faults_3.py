@@ -193,3 +193,20 @@ async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch
     assert failed, "discord.py logged the failing callback"
     text = " ".join(r.getMessage() for r in caplog.records)
     assert button.label not in text and f"'{code}'" not in text and f"c4_{code}" not in text
+    assert button.custom_id not in text
+
+
+async def test_a_slow_leaderboard_is_acknowledged_in_time_and_stays_public(world, monkeypatch):
+    cog = next(c for c in world.bot.cogs.values() if hasattr(c, "ratings"))
+    real = cog.ratings.leaderboard
+
+    async def slow(*args, **kwargs):  # a busy database: 3.5 s
+        await asyncio.sleep(3.5)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(cog.ratings, "leaderboard", slow)
+    result = await world.ana.slash(world.channel, "cuarenta leaderboard")
+    await world.env.advance_time(5)
+    assert result.acknowledged
+    assert not result.response.ephemeral, "the board is public, as when it is quick"
+    assert result.response.embeds or result.followups

@@ -11,7 +11,7 @@ import asyncio
 
 import discord
 
-from bot.engine import Game, Rules
+from bot.engine import Event, EventKind, Game, Rules
 from bot.tables import Messages, Seat, Table
 from bot.ui import wire
 from bot.ui.notifier import DiscordNotifier
@@ -79,10 +79,22 @@ async def test_a_process_whose_copy_is_behind_writes_nothing_public_and_its_due_
     assert edits == [], "no edit and no record written by the process that is behind"
     assert not state.dirty and state.records == [] and 1 not in state.recorded
 
-    table.game.play(table.game.legal_plays()[0])  # (stands in for the reload: hand 2 in play)
-    table.game.hand_number = 2
-    await notifier.reloaded(table)  # this process reloads it later: the stored ids say hand 1's record is due
-    assert state.records == [1] and state.hand == 2
+    await notifier.reloaded(table, 2)  # it reloads the table later, with hand 2 in play, and changes it:
+    assert state.records == [1] and state.hand == 2, "the stored ids say hand 1's record is due: it writes it"
+
+
+async def test_a_reload_takes_over_from_the_hand_at_the_reload_not_the_one_its_change_dealt():
+    """A process reloads a table in hand 1 (its table message posted by the other process, no record due)
+    and its change ends hand 1: the presenter hears of the reload (hand 1) and then of the change (hand 2
+    starts). Hand 1's record is due once; hand 2, just dealt, is not."""
+    notifier = _notifier(SharedService())
+    table = _table()
+    state = notifier._state(table)
+    table.game.hand_number = 2  # what the change did before the presenter heard of the reload
+    await notifier.reloaded(table, 1)
+    await notifier.game_changed(table, [Event(EventKind.HAND_START, seat=0, number=2)])
+    assert state.records == [1] and 2 not in state.recorded and state.hand == 2
+    await notifier.close()
 
 
 async def test_an_edit_another_process_overtook_on_its_way_is_followed_by_an_edit_of_the_latest_state(
@@ -201,3 +213,57 @@ async def test_a_dm_hand_write_another_process_overtook_is_followed_by_one_of_th
     await notifier.hands.settled()
     assert service.caught_up == 1
     assert shown == [0, 1], "the overtaken write is followed by one that shows the other process's play"
+
+
+async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_does_not_send_it(monkeypatch):
+    """The edit waits for its slot (one edit a second per table); another process saves a play during
+    that wait: this process sends nothing (that process shows it), and does not catch up to edit again."""
+    service = SharedService()
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+
+    async def slot(seconds: float) -> None:
+        service.behind_now = True  # the other process's save lands while this one waits
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+
+    class Client:
+        pass
+
+    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
+                               pictures=False)
+    table = _table()
+    state = notifier._state(table)
+    state.hand, state.last_write = 1, 0.0  # the last edit was half a second ago
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert shown == [] and service.caught_up == 0
+
+
+async def test_a_dm_hand_changed_elsewhere_while_its_write_waited_is_not_written(monkeypatch):
+    service = HandService()
+    shown: list[int] = []
+
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(table.nonce)
+
+    async def slot(seconds: float) -> None:
+        service.behind_now = True
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+
+    class Client:
+        pass
+
+    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
+                               pictures=False)
+    table = _person_table()
+    notifier.hands._last_write[(table.id, 0)] = 0.0  # written half a second ago: the next write waits
+    notifier.hands._keys[(table.id, 0)] = ("an older hand",)
+    notifier.hands.refresh(table)
+    await notifier.hands.settled()
+    assert shown == [] and service.caught_up == 0

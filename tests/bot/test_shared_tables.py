@@ -432,7 +432,7 @@ class Recorder:
     async def resumed(self, table):
         self.calls.append("resumed")
 
-    async def reloaded(self, table):
+    async def reloaded(self, table, hand):
         self.calls.append("reloaded")
 
     async def table_note(self, table, kind, **params):
@@ -462,8 +462,9 @@ def _notice_seen(p: Process, table_id: int, version: int) -> None:
 
 def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_before_the_change(processes):
     """`docs/SCALING.md` §5: a presenter asks ``behind`` before it writes a table's public messages, and
-    ``catch_up`` reloads the table; a process that reloads a table tells its presenter (``reloaded``)
-    before the notice of the change it then makes, so it takes over the writes in order."""
+    ``catch_up`` reloads the table; a process that reloads a table and saves a change tells its presenter
+    (``reloaded``, with the hand in play at the reload) before the notice of that change, so it takes over
+    the writes in order. A reload that saves nothing (a refused click, a catch-up) tells nothing."""
     a, b = processes
     table_id, reference, user_of = _start_mesa(a, b)
     told = {a: Recorder(), b: Recorder()}
@@ -486,13 +487,15 @@ def test_a_process_knows_its_copy_is_behind_catches_up_and_tells_its_presenter_b
     assert b.run(b.service.behind(copy_b)), "the other one is"
     assert told[b].calls == [], "b was told nothing yet"
 
-    b.run(b.service.catch_up(copy_b))
+    stale = {"user_id": user_of[reference.to_play], "nonce": 0, "card": reference.hands[reference.to_play][0].code}
+    with pytest.raises(StaleError):
+        b.run(b.service.play(table_id, **stale))  # b reloads to check it, and saves nothing
     _settle(b)
     assert copy_b.game == reference and not b.run(b.service.behind(copy_b))
-    assert told[b].calls == ["reloaded"], "catching up tells the presenter, once"
+    assert told[b].calls == [], "a reload that saved nothing hands nothing over"
     b.run(b.service.catch_up(copy_b))
     _settle(b)
-    assert told[b].calls == ["reloaded"], "a copy that is current is not reloaded again"
+    assert told[b].calls == [], "nor does catching up"
 
     click(b)  # a is behind now; its next change reloads first
     _notice_seen(a, table_id, copy_b.version)
