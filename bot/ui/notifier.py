@@ -11,6 +11,7 @@
 - Hands by DM and turn alerts: `bot.ui.hands`. A person whose DMs are closed is alerted by a short mention
   in the channel, deleted once they have played.
 - Notifications return at once: the writes happen in one background pump per table, in order.
+- Table events said in words (reminders, timeouts, seats taken over, the rematch check): `bot.ui.notes`.
 
 When Discord says a table's place is gone (the written rule, issue 12):
 - 10003 Unknown Channel on any write, CHANNEL_DELETE / THREAD_DELETE, a channel missing when a server
@@ -33,18 +34,16 @@ from typing import Any
 import discord
 
 from bot.engine import Event, EventKind
-from bot.i18n import t
 from bot.tables import PLAYING, Table, TableBusyError, TableService
-from bot.tables.rematch import ReadyCheck
 from bot.tables.workers import OffloadClosedError
 
 from . import records, render, wire
 from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
+from .notes import TableNotesMixin
 from .picture import render_table
 from .pictures import PictureWorkers
 from .scene import table_scene
-from .words import clean, seat_name
 
 K = EventKind
 log = logging.getLogger(__name__)
@@ -69,21 +68,6 @@ def message_age(message_id: int) -> float:
     return (discord.utils.utcnow() - discord.utils.snowflake_time(message_id)).total_seconds()
 
 
-class _Reference(discord.MessageReference):
-    """A reply reference whose ids are sent as strings (Discord's API schema types snowflakes as strings;
-    discord.py would send integers)."""
-
-    def to_dict(self) -> Any:
-        """The payload, snowflakes as strings."""
-        data = dict(super().to_dict())
-        for key in ("message_id", "channel_id", "guild_id"):
-            if data.get(key) is not None:
-                data[key] = str(data[key])
-        return data
-
-    to_message_reference_dict = to_dict
-
-
 @dataclass
 class _Public:
     """What a table's public pump still has to write."""
@@ -102,7 +86,7 @@ class _Public:
     last_write: float = float("-inf")
 
 
-class DiscordNotifier:
+class DiscordNotifier(TableNotesMixin):
     """Presents tables on Discord.
 
     Args:
@@ -550,97 +534,6 @@ class DiscordNotifier:
         """A click on the seat's DM hand was answered with the current hand, or with its capture menu
         (``menu``; see `HandPresenter.shown`; the click's token then carries the hand's next writes)."""
         self.hands.shown(table, seat, interaction, menu=menu)
-
-    # ------------------------------------------------------------------ timers and presence (issue 6)
-
-    async def table_note(self, table: Table, kind: str, **params: Any) -> None:
-        """A table event in words, in the channel: the 2/3 reminder (a mention replying to the table
-        message, and a DM line), a timed-out turn, a seat handed to a computer player or taken back, a
-        player who left or was removed, a new host, a lobby that timed out. Then the table message and
-        the DM hands are brought up to date."""
-        if table.channel_gone:
-            return
-        lang = await self.service.public_language(table.guild_id)
-        seat = params.get("seat")
-        if kind == "reminder":
-            await self._remind(table, seat, params["deadline"], lang)
-            return
-        if kind in ("expired", "away", "back"):
-            text = t(f"note.{kind}", lang, name=seat_name(table, seat, lang))
-        elif kind in ("left", "kicked", "removed"):
-            name = clean(params.get("name") or "?")
-            ended = bool(params.get("ended"))
-            if table.game is None:
-                text = t("note.kicked_lobby", lang, name=name)
-            elif ended:  # the last person went: the table ended (computer players never play on alone)
-                text = t(f"note.{kind}_ended", lang, name=name, table=table.id)
-                await self.hands.retire(table, seat, str(params.get("locale") or lang), ended=True)
-            else:
-                ai = seat_name(table, seat, lang) if table.seats[seat] is not None else "?"
-                text = t(f"note.{kind}", lang, name=name, ai=ai)
-                await self.hands.retire(table, seat, str(params.get("locale") or lang))
-        elif kind == "host":
-            text = t("note.host", lang, name=clean(params.get("name") or "?"), table=table.id)
-        elif kind == "lobby_timeout":
-            text = t("note.lobby_timeout", lang, table=table.id)
-        else:
-            return
-        await self._announce(table, render.Payload(content=text))
-        if table.status == PLAYING and table.game is not None:
-            self._state(table).dirty = True
-            self._kick(table)
-            self.hands.refresh(table)
-
-    async def _announce(self, table: Table, payload: render.Payload) -> None:
-        """Post an announcement; a failure is logged and does not hold up the table or the hands."""
-        await self.budget.acquire(table.channel_id)
-        try:
-            await self._channel(table).send(**payload.send_kwargs())
-        except discord.HTTPException as exc:
-            self._refused(table, "announcement", exc)
-
-    async def _remind(self, table: Table, seat: int | None, deadline: float, lang: str) -> None:
-        self.hands.retry_failed(table)  # a hand whose every try failed is tried once more now
-        person = table.seats[seat] if seat is not None else None
-        if person is None or person.user_id is None:
-            return
-        when = render.when_text(deadline)
-        text = t("note.reminder", lang, mention=f"<@{person.user_id}>", table=table.id, when=when)
-        kwargs: dict[str, Any] = {"content": text, "allowed_mentions": discord.AllowedMentions(users=True)}
-        if table.messages.public is not None:
-            kwargs["reference"] = _Reference(message_id=table.messages.public, channel_id=table.channel_id,
-                                             fail_if_not_exists=False)
-        await self.budget.acquire(table.channel_id)
-        try:
-            await self._channel(table).send(**kwargs)
-        except discord.HTTPException as exc:
-            self._refused(table, "reminder", exc)
-        if seat in table.messages.dm_closed:
-            return
-        await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
-
-    # ------------------------------------------------------------------ rematch ready check
-
-    async def rematch_changed(self, table: Table, check: ReadyCheck) -> None:
-        """Post the ready check in the channel, then edit it as people answer and when it ends."""
-        if table.channel_gone:
-            return
-        lang = await self.service.public_language(table.guild_id)
-        payload = records.rematch_payload(table, check, lang)
-        channel = self._channel(table)
-        await self.budget.acquire(table.channel_id)
-        if check.message_id is None:
-            try:
-                check.message_id = (await channel.send(**payload.send_kwargs())).id
-            except discord.HTTPException as exc:
-                log.warning("table %d: rematch message failed (%s %s)", table.id, exc.status, exc.code)
-                return
-            await self.service.rematch_posted(check)
-            return
-        try:
-            await channel.get_partial_message(check.message_id).edit(**payload.edit_kwargs())
-        except discord.HTTPException as exc:
-            log.info("table %d: rematch message edit failed (%s %s)", table.id, exc.status, exc.code)
 
     # ------------------------------------------------------------------ closing
 
