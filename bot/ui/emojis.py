@@ -16,16 +16,16 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import aiohttp
 import discord
 
 from bot.engine.cards import ALL_CARDS, Card
 
 from .cardart import emoji_png
+from .wire import NETWORK_ERRORS
 
 log = logging.getLogger(__name__)
 
-_FAILURES = (discord.DiscordException, aiohttp.ClientError, TimeoutError, OSError)
+_FAILURES = (discord.DiscordException, *NETWORK_ERRORS)
 """What a sync survives: Discord's refusals (HTTPException, Forbidden, NotFound …), a missing
 application id, and network errors."""
 

@@ -28,7 +28,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import aiohttp
 import discord
 
 from bot.i18n import t
@@ -50,8 +49,6 @@ RETRY_AFTER = (2.0, 5.0, 15.0, 30.0)
 """Seconds after which a DM hand write that failed for a passing reason (a 5xx or 429 Discord did not
 retry, a network error) is tried again, one delay per try; after the last, the next change of the table
 or the 2/3 reminder tries again."""
-_PASSING = (aiohttp.ClientError, TimeoutError, OSError)
-"""Network errors of a write that are worth trying again (HTTP errors are `discord.HTTPException`)."""
 
 
 @dataclass
@@ -250,8 +247,7 @@ class HandPresenter:
 
         async def again() -> None:
             await self._sleep(RETRY_AFTER[tries])
-            if table.status in (PLAYING, FINISHED) and not table.dm_closed(seat):
-                self._refresh_seat(table, seat)
+            self._try_again(table, seat)
 
         self._retries[key] = asyncio.ensure_future(again())
 
@@ -267,8 +263,12 @@ class HandPresenter:
         after the last of `RETRY_AFTER`, a hand is otherwise left to the table's next change)."""
         for key in [k for k in self._failed if k[0] == table.id]:
             self._tries.pop(key, None)
-            if table.status in (PLAYING, FINISHED) and not table.dm_closed(key[1]):
-                self._refresh_seat(table, key[1])
+            self._try_again(table, key[1])
+
+    def _try_again(self, table: Table, seat: int) -> None:
+        """Write this seat's hand again, while the table still shows hands and their DMs are open."""
+        if table.status in (PLAYING, FINISHED) and not table.dm_closed(seat):
+            self._refresh_seat(table, seat)
 
     def forget(self, table_id: int) -> None:
         """The table left the service's memory (it ended a while ago): drop what is kept for its hands
@@ -321,7 +321,7 @@ class HandPresenter:
                     self._dirty.add(key)  # written again only if this seat's hand looks different now
         except asyncio.CancelledError:
             raise
-        except _PASSING as exc:
+        except wire.NETWORK_ERRORS as exc:
             log.warning("table %d: DM hand of seat %d not written (%s); trying again", table.id, seat,
                         type(exc).__name__)
             self._retry(table, seat)

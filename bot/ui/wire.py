@@ -24,12 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 if TYPE_CHECKING:
     from .render import Payload
+
+
+NETWORK_ERRORS = (aiohttp.ClientError, TimeoutError, OSError)
+"""Errors of a request that never got Discord's answer (a dropped connection, a timeout): worth trying
+again. Discord's own refusals are `discord.HTTPException`."""
 
 
 async def update_message(interaction: discord.Interaction, payload: Payload) -> None:

@@ -34,15 +34,24 @@ def member_of(world, table, seat):
     return world.ana if table.seats[seat].user_id == world.ana.id else world.beto
 
 
-async def test_a_ratings_command_on_a_slow_store_is_acknowledged_in_time_and_answered(world, monkeypatch):
-    cog = next(c for c in world.bot.cogs.values() if hasattr(c, "ratings"))
-    real = cog.ratings.stats
+def ratings_of(world):
+    """The ratings repository the ratings commands read."""
+    return next(c for c in world.bot.cogs.values() if hasattr(c, "ratings")).ratings
 
-    async def slow(*args, **kwargs):  # a busy database: 3.5 s
-        await asyncio.sleep(3.5)
+
+def slow_down(monkeypatch, owner, name: str, seconds: float = 3.5) -> None:
+    """Make ``owner.name`` (a store or repository read) take ``seconds`` first: a busy database."""
+    real = getattr(owner, name)
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(seconds)
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(cog.ratings, "stats", slow)
+    monkeypatch.setattr(owner, name, slow)
+
+
+async def test_a_ratings_command_on_a_slow_store_is_acknowledged_in_time_and_answered(world, monkeypatch):
+    slow_down(monkeypatch, ratings_of(world), "stats")
     result = await world.ana.slash(world.channel, "cuarenta stats")
     await world.env.advance_time(5)
     assert result.acknowledged, "acknowledged before Discord's 3 s"
@@ -56,13 +65,7 @@ async def test_the_first_command_in_a_server_with_a_slow_language_read_is_acknow
     channel = guild.create_text_channel("mesa")
     fer = guild.add_member(world.env.create_user("fer"))
     await world.bot.tree.sync()
-    real = world.bot.store.guild_language
-
-    async def slow(guild_id):  # a busy database: 3.5 s
-        await asyncio.sleep(3.5)
-        return await real(guild_id)
-
-    monkeypatch.setattr(world.bot.store, "guild_language", slow)
+    slow_down(monkeypatch, world.bot.store, "guild_language")
     result = await fer.slash(channel, "cuarenta new", players=2)
     await world.env.advance_time(5)
     assert result.acknowledged
@@ -197,14 +200,7 @@ async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch
 
 
 async def test_a_slow_leaderboard_is_acknowledged_in_time_and_stays_public(world, monkeypatch):
-    cog = next(c for c in world.bot.cogs.values() if hasattr(c, "ratings"))
-    real = cog.ratings.leaderboard
-
-    async def slow(*args, **kwargs):  # a busy database: 3.5 s
-        await asyncio.sleep(3.5)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(cog.ratings, "leaderboard", slow)
+    slow_down(monkeypatch, ratings_of(world), "leaderboard")
     result = await world.ana.slash(world.channel, "cuarenta leaderboard")
     await world.env.advance_time(5)
     assert result.acknowledged

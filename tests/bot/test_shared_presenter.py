@@ -46,6 +46,18 @@ def _table() -> Table:
                  game=Game.new(Rules.preset("quito"), 2, "s"), messages=Messages(public=posted, public_hand=1))
 
 
+def _spy_edits(monkeypatch, shown: list[int], current, overtaken: SharedService | None = None) -> None:
+    """Record in ``shown`` the turn nonce of ``current()`` (the table) at each edit, of the table message or
+    a DM hand; with ``overtaken``, that service finds itself behind from the first edit on (another process
+    saved a play while that edit was on its way)."""
+    async def edit(client, channel_id: int, message_id: int, payload) -> None:
+        shown.append(current().nonce)
+        if overtaken is not None and len(shown) == 1:
+            overtaken.behind_now = True
+
+    monkeypatch.setattr(wire, "edit_channel_message", edit)
+
+
 async def _no_wait(seconds: float) -> None:
     await asyncio.sleep(0)
 
@@ -102,12 +114,7 @@ async def test_an_edit_another_process_overtook_on_its_way_is_followed_by_an_edi
     service = SharedService()
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-        if len(shown) == 1:
-            service.behind_now = True  # another process saved a play while this edit was on its way
-
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table, overtaken=service)
     service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])  # the reload brings that play
     notifier = _notifier(service)
     table = _table()
@@ -122,10 +129,7 @@ async def test_an_edit_another_process_overtook_on_its_way_is_followed_by_an_edi
 async def test_one_process_edits_as_before_without_catching_up(monkeypatch):
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table)
     service = SharedService()
     notifier = _notifier(service)
     table = _table()
@@ -179,10 +183,7 @@ def _person_table() -> Table:
 async def test_a_process_that_is_behind_writes_no_dm_hand(monkeypatch):
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table)
     service = HandService()
     notifier = _notifier(service)
     table = _person_table()
@@ -200,12 +201,7 @@ async def test_a_dm_hand_write_another_process_overtook_is_followed_by_one_of_th
     service = HandService()
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-        if len(shown) == 1:
-            service.behind_now = True  # another process saved a play while this write was on its way
-
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table, overtaken=service)
     service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])
     notifier = _notifier(service)
     table = _person_table()
@@ -221,14 +217,11 @@ async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_do
     service = SharedService()
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-
     async def slot(seconds: float) -> None:
         service.behind_now = True  # the other process's save lands while this one waits
         await asyncio.sleep(0)
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table)
 
     class Client:
         pass
@@ -247,14 +240,11 @@ async def test_a_dm_hand_changed_elsewhere_while_its_write_waited_is_not_written
     service = HandService()
     shown: list[int] = []
 
-    async def edit(client, channel_id: int, message_id: int, payload) -> None:
-        shown.append(table.nonce)
-
     async def slot(seconds: float) -> None:
         service.behind_now = True
         await asyncio.sleep(0)
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    _spy_edits(monkeypatch, shown, lambda: table)
 
     class Client:
         pass
