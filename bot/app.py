@@ -179,6 +179,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
+        self.tables.serves_guild = self.settings.runs_guild  # several processes: each resumes its servers
         budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
         self.request_rate = RequestRate(clock=self._clock)
         self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait

@@ -104,6 +104,13 @@ class Settings:
     shard_count: int | None = None
     """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
 
+    def runs_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
+        shard_count``), so receives its events: always, when it runs every shard."""
+        if self.shard_ids is None or not self.shard_count:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
     @property
     def database(self) -> str:
         """What `bot.store.Store.open` opens: the PostgreSQL URL when set, else the SQLite path."""

@@ -26,6 +26,8 @@ from typing import Any
 import orjson
 
 from bot.store.db import NOW_ISO, BusyError, Database, IntegrityError, connect, to_postgresql
+from bot.store.saves import CHANNEL as SAVED_CHANNEL
+from bot.store.saves import SavedVersions
 
 log = logging.getLogger(__name__)
 
@@ -102,20 +104,15 @@ class Store:
     """Milliseconds `claim_table` waits for a table's row another process holds (PostgreSQL's
     ``lock_timeout``) before it raises `BusyError`."""
 
-    SAVED_CHANNEL = "cuarenta_tables"
-    """PostgreSQL's notification channel of saved tables: every save that bumps a table's version notifies
-    ``"<table id>:<version>"`` when it commits (`newest_saved`)."""
-    SAVED_KEPT = 10_000
-    """Tables whose last saved version `newest_saved` keeps (the most recently saved)."""
-
     def __init__(self, db: Database) -> None:
         self.db = db
         self.lock_timeout_ms = self.LOCK_TIMEOUT_MS
-        self._saved: dict[int, int] = {}
-        self._following = False
+        self.saves: SavedVersions | None = SavedVersions(db) if db.dialect == "postgresql" else None
+        """The versions every process saves, from PostgreSQL's notices (`bot.store.saves`); None on
+        SQLite."""
         returning = " RETURNING version"
         if db.dialect == "postgresql":
-            returning += f", pg_notify('{self.SAVED_CHANNEL}', id::text || ':' || version::text)"
+            returning += f", pg_notify('{SAVED_CHANNEL}', id::text || ':' || version::text)"
         self._returning_version = returning
 
     @classmethod
@@ -131,53 +128,25 @@ class Store:
         try:
             store = cls(db)
             await store.migrate(schema)
-            if store.shared:
-                await store._follow_saves()
+            if store.saves is not None:
+                await store.saves.start()
         except BaseException:
             await db.close()
             raise
         return store
 
-    async def _follow_saves(self) -> None:
-        """Listen to the tables saved by every process (`SAVED_CHANNEL`); without it (no connection),
-        `newest_saved` answers None and callers ask the table's row instead."""
-        try:
-            await self.db.listen(self.SAVED_CHANNEL, self._saved_notice, self._saves_lost)  # type: ignore[attr-defined]
-        except Exception as exc:  # noqa: BLE001 - the store works without it, one query more a check
-            log.warning("not following saved tables (%s); their versions will be read from the rows", exc)
-            return
-        self._following = True
-
-    def _saved_notice(self, payload: str) -> None:
-        table_id, _, version = payload.partition(":")
-        try:
-            key, number = int(table_id), int(version)
-        except ValueError:
-            log.warning("unreadable saved-table notice %r", payload)
-            return
-        newest = max(number, self._saved.pop(key, 0))
-        self._saved[key] = newest  # re-inserted: the most recently saved tables are last
-        if len(self._saved) > self.SAVED_KEPT:
-            del self._saved[next(iter(self._saved))]
-
-    def _saves_lost(self) -> None:
-        if self._following:
-            self._following = False
-            self._saved.clear()
-            log.warning("stopped following saved tables; their versions will be read from the rows")
-
     def newest_saved(self, table_id: int) -> int | None:
-        """The newest version of table ``table_id`` saved by any process since this store opened, as
-        PostgreSQL's notices tell (0: no save seen), or None when this store does not follow them (SQLite,
-        or the notice connection failed or ended: ask `table_version`). A notice comes when its save
-        commits, so a save that has just committed elsewhere may not be seen yet."""
-        if not self._following:
-            return None
-        return self._saved.get(table_id, 0)
+        """The newest version of table ``table_id`` saved by any process, as PostgreSQL's notices tell (0:
+        none since this process loaded it), or None when unknown: on SQLite, while the notice connection
+        is down or unproven, or for a table not heard of since it was replaced (`bot.store.saves`). Then
+        ask `table_version`, which reports what it reads. A save that has just committed elsewhere may not
+        be heard yet."""
+        return self.saves.newest(table_id) if self.saves is not None else None
 
     async def close(self) -> None:
         """Close the connection or pool (idempotent)."""
-        self._following = False  # (its notice connection ends with it: not a loss to report)
+        if self.saves is not None:
+            await self.saves.close()
         await self.db.close()
 
     async def schema_version(self) -> int:
@@ -329,8 +298,13 @@ class Store:
         Raises:
             BusyError: on PostgreSQL, no connection of the pool was free in time.
         """
+        epoch = self.saves.epoch if self.saves is not None else 0
         value = await self.db.fetchval("SELECT version FROM tables WHERE id = ?", table_id)
-        return int(value) if value is not None else None
+        if value is None:
+            return None
+        if self.saves is not None:
+            self.saves.seen(table_id, int(value), epoch)  # known from the notices from now on
+        return int(value)
 
     async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
         """Record the Discord message ids of a table (lobby, public message, DMs)."""

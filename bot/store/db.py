@@ -342,11 +342,11 @@ class PostgresDatabase(Database):
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
         return cls(pool, url)
 
-    async def listen(self, channel: str, on_notice: Callable[[str], None], on_lost: Callable[[], None]) -> None:
+    async def listen(self, channel: str, on_notice: Callable[[str], None], on_lost: Callable[[], None]) -> Any:
         """Receive the notifications of ``channel`` (PostgreSQL's ``LISTEN``; sent with ``pg_notify``, each
         delivered when its transaction commits) on a connection of their own, outside the pool:
         ``on_notice(payload)`` runs on the event loop for each, and ``on_lost()`` once that connection ends
-        (the server went away, or `close`).
+        (the server went away, its ``terminate()``, or `close`). Returns that connection (asyncpg's).
 
         Raises:
             OSError, asyncpg.PostgresError: the connection could not be made.
@@ -359,8 +359,15 @@ class PostgresDatabase(Database):
         except BaseException:
             conn.terminate()
             raise
-        conn.add_termination_listener(lambda _conn: on_lost())
+
+        def ended(_conn: Any) -> None:
+            if conn in self._listeners:
+                self._listeners.remove(conn)
+            on_lost()
+
+        conn.add_termination_listener(ended)
         self._listeners.append(conn)
+        return conn
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:

@@ -4,8 +4,8 @@ or the timeout cancels it.
 
 Mixed into `TableService` (which provides ``tables``, ``store``, ``clock``, ``scheduler``, ``notifier``,
 ``fetch``, ``_seating``, ``_held``, ``_maybe_start``, ``_save``, ``_after``, ``table_in_channel``,
-``table_of_user``, ``_check_not_seated_elsewhere``, ``link`` and ``_spawn``). An open check is kept in
-the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
+``table_of_user``, ``_check_not_seated_elsewhere``, ``link``, ``serves_guild`` and ``_spawn``). An open
+check is kept in the store (``rematch_checks``) from the moment it opens until it ends, with the id of its
 message once posted, so a restart resumes it (`resume_rematch_checks`): its buttons keep working and it
 expires on time, its message edited, as without a restart.
 """
@@ -185,15 +185,18 @@ class RematchMixin:
                 await self.store.save_rematch_check(check.table_id, check.to_dict())  # type: ignore[attr-defined]
 
     async def resume_rematch_checks(self) -> int:
-        """After a restart: every kept open check is open again and its expiry armed (one whose time ran
-        out while the bot was down expires at once, its message edited). A kept check of a table that is
-        gone or not finished is forgotten. Returns the number of checks resumed."""
+        """After a restart: every kept open check of a server this process serves (`serves_guild`) is open
+        again and its expiry armed (one whose time ran out while the bot was down expires at once, its
+        message edited). A kept check of a table that is gone or not finished is forgotten. Returns the
+        number of checks resumed."""
         resumed = 0
         for table_id, data in (await self.store.load_rematch_checks()).items():  # type: ignore[attr-defined]
             try:
                 old = await self.fetch(table_id)  # type: ignore[attr-defined]
             except TableError:
                 old = None
+            if old is not None and not self.serves_guild(old.guild_id):  # type: ignore[attr-defined]
+                continue  # the process that runs its server resumes it
             if old is None or old.status != FINISHED or table_id in self._checks:
                 await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
                 continue

@@ -116,6 +116,10 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         """Serialises every operation that seats a person (create, join, rematch) across all tables, so
         that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
         self._reposted: dict[int, float] = {}
+        self.serves_guild: Callable[[int], bool] = lambda _guild_id: True
+        """Whether this process runs the shard of a server (`bot.config.Settings.runs_guild`): a restart
+        restores only those servers' open tables and rematch checks, and every other table is loaded
+        at its first click (`fetch`). Several processes over one PostgreSQL thus resume each table once."""
         self.house = HouseSettingsRepo(store)
         """Each server's default house rules and whether mesas under house rules are rated (issue 14)."""
         self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
@@ -132,9 +136,10 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
     # ------------------------------------------------------------------ loading
 
     async def load(self) -> int:
-        """Restore every open table from the store (after a restart) and resume computer players whose
-        turn it is. Returns the number of tables restored."""
-        rows = await self.store.load_open_tables()
+        """Restore every open table of the servers this process serves (`serves_guild`) from the store
+        (after a restart) and resume computer players whose turn it is. Returns the number of tables
+        restored."""
+        rows = [row for row in await self.store.load_open_tables() if self.serves_guild(row.guild_id)]
         now = self.clock.now()
         for row in rows:
             table = self._from_row(row)

@@ -177,3 +177,14 @@ def test_a_process_runs_the_range_of_shards_it_is_given():
 def test_a_bad_range_of_shards_is_refused_and_says_why(env, says):
     with pytest.raises(ConfigError, match=says):
         Settings.from_env(env)
+
+
+def test_a_process_runs_the_servers_of_its_shards_only():
+    """Discord puts server ``g`` on shard ``(g >> 22) % SHARD_COUNT``; a process that runs every shard runs
+    every server (`Settings.runs_guild`, which a restart uses to resume only its own tables)."""
+    some = Settings.from_env({"SHARD_IDS": "0,2", "SHARD_COUNT": "4", "DATABASE_URL": "postgresql://db/x"},
+                             load_dotenv_file=False)
+    assert [some.runs_guild(shard << 22) for shard in range(4)] == [True, False, True, False]
+    assert some.runs_guild((5 << 22) + 12345) is False and some.runs_guild(6 << 22) is True
+    every = Settings.from_env({}, load_dotenv_file=False)
+    assert every.runs_guild(1 << 22) and every.runs_guild(3 << 22)

@@ -192,3 +192,42 @@ async def test_a_card_whose_captures_differ_only_by_suit_is_played_at_once(servi
     result = await service.play(table.id, user_id=10, nonce=table.nonce, card="5D")
     assert isinstance(result, Played), "no menu for a choice that changes nothing"
     assert [c.code for c in result.play.captures] == ["5C"]
+
+
+async def test_a_restart_resumes_only_the_tables_and_rematch_checks_of_the_servers_it_runs(service):
+    """Several processes over one PostgreSQL each run some shards (`bot.config.Settings.runs_guild`). At a
+    restart a process restores the open tables and open rematch checks of its own servers only
+    (`TableService.serves_guild`): one of another server is left to that server's process, its rematch
+    check kept in the store (not resumed twice, nor forgotten), and the table is still loaded here at its
+    first click."""
+    from bot.tables import TableService
+    from bot.tables.model import Seat
+
+    store = service.store
+    mine, theirs = 1 << 22, 2 << 22
+    lobbies = {}
+    for guild, channel in ((mine, 2), (theirs, 3)):
+        lobbies[guild] = await service.create(guild_id=guild, channel_id=channel, user_id=10 + channel,
+                                              name="ana", locale="es", players=2)
+    finished = {}
+    seats = [Seat(user_id=30, name="caro").to_dict(), Seat(user_id=40, name="dani").to_dict()]
+    for guild, channel in ((mine, 4), (theirs, 5)):
+        table_id = await store.create_table(guild_id=guild, channel_id=channel, host_id=30, players=2,
+                                            preset="quito", seats=seats, meta={})
+        await store.save_table(table_id=table_id, host_id=30, status="finished", seed="fixed", seats=seats,
+                               game=None)
+        await store.save_rematch_check(table_id, {"asked_by": 30, "deadline": service.clock.now() + 60,
+                                                  "waiting": [40], "accepted": [30], "message_id": None})
+        finished[guild] = table_id
+
+    restarted = TableService(store, ai_delay=0, seed_factory=lambda: "fixed", offload=service.offload)
+    restarted.serves_guild = lambda guild_id: guild_id == mine
+    try:
+        assert await restarted.load() == 1
+        assert lobbies[mine].id in restarted.tables and lobbies[theirs].id not in restarted.tables
+        assert set(restarted._checks) == {finished[mine]}
+        assert set(await store.load_rematch_checks()) == {finished[mine], finished[theirs]}, "theirs is kept"
+        clicked = await restarted.fetch(lobbies[theirs].id)
+        assert clicked.guild_id == theirs and clicked.status == "lobby"
+    finally:
+        await restarted.close()

@@ -573,14 +573,80 @@ def test_a_process_that_stops_following_saves_reads_the_row_to_know_it_is_behind
         return await fetchval(sql, *args)
 
     store_b.db.fetchval = counted
-    play, kwargs = _click(reference, rng, user_of)
-    assert isinstance(a.run(a.service.play(table_id, **kwargs)), Played)
+    _a_plays(a, table_id, reference, rng, user_of)
     _notice_seen(b, table_id, a.service.get(table_id).version)
     assert b.run(b.service.behind(b.service.get(table_id))) and queries == [], "known from the notice"
 
-    b.run(store_b.db._listeners[0].close())  # the notice connection ends
+    listen = store_b.db.listen
+
+    async def refused(*args):
+        raise OSError("the server does not take connections yet")
+
+    store_b.db.listen = refused
+    b.run(store_b.db._listeners[0].close())  # the notice connection ends (the server went away)
     assert store_b.newest_saved(table_id) is None, "no longer following"
     assert b.run(b.service.behind(b.service.get(table_id))), "still behind: read from the row"
     assert queries == ["SELECT version FROM tables WHERE id = ?"]
     b.run(b.service.catch_up(b.service.get(table_id)))
     assert not b.run(b.service.behind(b.service.get(table_id)))
+
+    # A save in the gap: b cannot have heard it, and must not take the table for unsaved once it follows
+    # again (its row is read once, then the notices tell).
+    _a_plays(a, table_id, reference, rng, user_of)
+    store_b.saves.retry_after = (0.05,)
+    store_b.db.listen = listen
+    _until(b, lambda: store_b.saves.following, "b follows the saves again")
+    assert store_b.newest_saved(table_id) is None, "unknown: saved while b was not listening"
+    del queries[:]
+    assert b.run(b.service.behind(b.service.get(table_id))), "behind: read from the row"
+    assert queries == ["SELECT version FROM tables WHERE id = ?"]
+    assert store_b.newest_saved(table_id) == a.service.get(table_id).version, "known from then on"
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    _a_plays(a, table_id, reference, rng, user_of)
+    _notice_seen(b, table_id, a.service.get(table_id).version)
+    del queries[:]
+    assert b.run(b.service.behind(b.service.get(table_id))) and queries == [], "known from the notice"
+
+
+def test_a_notice_connection_that_hears_nothing_is_replaced_and_saves_are_heard_again(processes):
+    """A notice connection that died silently, or sits behind a pooler in transaction mode, hears nothing,
+    and `behind` would answer from what it last heard. The store probes it (a ``pg_notify`` of its own sent
+    through the pool): one that does not hear its probe is dropped, the versions unknown meanwhile (rows
+    are read), and a new connection that hears replaces it."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(12)
+    store_b = b.service.store
+    saves = store_b.saves
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    deaf = store_b.db._listeners[0]
+    epoch = saves.epoch
+    saves.check_every, saves.probe_timeout, saves.retry_after = 0.1, 0.5, (0.05,)
+    saves._wake.set()  # the new interval, at once
+    b.run(deaf.execute("UNLISTEN cuarenta_tables"))  # it stays open, and hears nothing from now on
+    _a_plays(a, table_id, reference, rng, user_of)
+    _until(b, lambda: deaf.is_closed(), "the deaf connection is dropped")
+    _until(b, lambda: saves.following and saves.epoch > epoch, "a new connection is trusted")
+    assert store_b.db._listeners and store_b.db._listeners[0] is not deaf
+    assert b.run(b.service.behind(b.service.get(table_id))), "the save it did not hear is read from the row"
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    _a_plays(a, table_id, reference, rng, user_of)
+    _notice_seen(b, table_id, a.service.get(table_id).version)
+
+
+def _a_plays(a: Process, table_id: int, reference: Game, rng: random.Random, user_of: dict[int, int]) -> None:
+    """The next click of the mesa, played on ``a`` (and on the reference)."""
+    play, kwargs = _click(reference, rng, user_of)
+    assert isinstance(a.run(a.service.play(table_id, **kwargs)), Played)
+    reference.play(play, seat=reference.to_play)
+
+
+def _until(p: Process, condition, what: str) -> None:
+    """Wait (10 s at most) on ``p``'s loop until ``condition()``."""
+    async def wait():
+        for _ in range(1000):
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"never: {what}")
+    p.run(wait())
