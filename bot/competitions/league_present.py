@@ -18,6 +18,7 @@ from .board_picture import table_picture
 from .items import LeagueButton
 from .league_repo import Fixture, League
 from .leagues import LeagueService
+from .referee import Place
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +200,7 @@ class LeagueDiscord:
         lang = await self.tables.public_language(league.guild_id)
         await self._send(league, final_payload(self.leagues, league, lang))
 
-    async def make_channel(self, league: League, fixture: Fixture) -> int:
+    async def make_channel(self, league: League, fixture: Fixture) -> Place:
         """A public thread of the league channel for the fixture's table.
 
         Raises:
@@ -213,4 +214,4 @@ class LeagueDiscord:
                  b=league.side(fixture.side_b).name)[:100]
         thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                              auto_archive_duration=1440)
-        return thread.id
+        return Place(thread.id, channel.guild.name, thread.name)

@@ -33,6 +33,7 @@ from bot.tables.timers import Clock, Scheduler
 from .background import Background
 from .fixtures import round_robin
 from .league_repo import Fixture, League, LeagueRepo, Side
+from .referee import Place, table_in_play
 from .standings import MesaResult, Points, Row
 from .standings import table as standings_table
 
@@ -65,8 +66,8 @@ class LeaguePresenter(Protocol):
     async def finished(self, league: League) -> None:
         """The last round is over, or the league was cancelled: final standings and champion."""
 
-    async def make_channel(self, league: League, fixture: Fixture) -> int:
-        """Open the place of a fixture's table (a thread of the league channel); return its id."""
+    async def make_channel(self, league: League, fixture: Fixture) -> Place:
+        """Open the place of a fixture's table (a thread of the league channel)."""
 
 
 class LeagueService(Background):
@@ -296,8 +297,7 @@ class LeagueService(Background):
             if fixture is None:
                 raise LeagueError("err.league_no_fixture", league=league.id, round=league.current_round)
             if fixture.status == "playing":
-                table = self.tables.tables.get(fixture.table_id or 0)
-                if table is not None and table.is_open:
+                if await table_in_play(self.tables, fixture.table_id):
                     return "playing", fixture
                 # ended without a result: the fixture is to play again, and both sides press «Jugar» anew
                 fixture.status, fixture.table_id, fixture.ready_a, fixture.ready_b = "pending", None, None, None
@@ -321,15 +321,17 @@ class LeagueService(Background):
         """Under the lock: open the fixture's table and seat both sides (side A on team A)."""
         if self.presenter is None:
             raise LeagueError("err.generic")
-        channel_id = await self.presenter.make_channel(league, fixture)
+        place = await self.presenter.make_channel(league, fixture)
         a, b = league.side(fixture.side_a), league.side(fixture.side_b)
         people = [(a.user1, a.name1, a.locale1, 0), (b.user1, b.name1, b.locale1, 1)]
         if league.mode == "2v2":
             people = [(a.user1, a.name1, a.locale1, 0), (a.user2, a.name2, a.locale2, 0),
                       (b.user1, b.name1, b.locale1, 1), (b.user2, b.name2, b.locale2, 1)]
         user, name, locale, _ = people[0]
-        table = await self.tables.create(guild_id=league.guild_id, channel_id=channel_id, user_id=user,  # type: ignore[arg-type]
-                                         name=name or "?", locale=locale, players=len(people), preset=league.preset)
+        table = await self.tables.create(guild_id=league.guild_id, channel_id=place.channel_id, user_id=user,  # type: ignore[arg-type]
+                                         name=name or "?", locale=locale, players=len(people), preset=league.preset,
+                                         guild_name=place.guild_name, channel_name=place.channel_name,
+                                         refereed="league")
         fixture.status, fixture.table_id = "playing", table.id
         await self.repo.save_fixture(fixture)
         for user, name, locale, team in people[1:]:
@@ -401,8 +403,10 @@ class LeagueService(Background):
             if league.round_deadline is not None and self.clock.now() < league.round_deadline:
                 self._arm(league)
                 return
-            for fixture in [f for f in league.fixtures if f.round == rnd and f.status == "pending"]:
-                await self._decide_by_policy(league, fixture)
+            for fixture in [f for f in league.fixtures if f.round == rnd and not f.resolved]:
+                if fixture.status == "playing" and await table_in_play(self.tables, fixture.table_id):
+                    continue  # its result comes with its last play
+                await self._decide_by_policy(league, fixture)  # unplayed, or its table ended without a result
             await self._maybe_next_round(league)
 
     async def _decide_by_policy(self, league: League, fixture: Fixture) -> None:

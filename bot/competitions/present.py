@@ -18,6 +18,7 @@ from bot.ui.words import clean
 
 from .items import MatchButton, QueueButton
 from .queue import MATCH_SIZE, Entry, Proposal, QueueService
+from .referee import Place
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class QueueDiscord:
         except discord.HTTPException as exc:
             log.warning("queue: match %d message failed (%s %s)", proposal.id, exc.status, exc.code)
 
-    async def make_channel(self, proposal: Proposal, channel_id: int) -> int:
+    async def make_channel(self, proposal: Proposal, channel_id: int) -> Place:
         """A public thread of the queue channel for the match (the table's channel).
 
         Raises:
@@ -125,7 +126,7 @@ class QueueDiscord:
         thread = await channel.create_thread(name=t("match.thread", lang, mode=t(f"queue.mode.{proposal.mode}", lang),
                                                     names=names)[:100],
                                              type=discord.ChannelType.public_thread, auto_archive_duration=1440)
-        return thread.id
+        return Place(thread.id, channel.guild.name, thread.name)
 
     async def tell(self, entry: Entry, kind: str, **params: Any) -> None:
         """A queue DM: ``still_there`` (with "still here" and "leave"), ``expired``, ``no_show``."""

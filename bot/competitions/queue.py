@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -33,6 +34,7 @@ from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
 from .balance import balanced_teams
+from .referee import Place
 from .repo import Entry, QueueRepo
 
 log = logging.getLogger(__name__)
@@ -86,8 +88,8 @@ class QueuePresenter(Protocol):
     async def match_changed(self, proposal: Proposal) -> None:
         """A proposal was made, answered, started or cancelled: post or edit its ping."""
 
-    async def make_channel(self, proposal: Proposal, channel_id: int) -> int:
-        """Open the place of the match's table under the queue channel; return its channel id."""
+    async def make_channel(self, proposal: Proposal, channel_id: int) -> Place:
+        """Open the place of the match's table under the queue channel."""
 
     async def tell(self, entry: Entry, kind: str, **params: Any) -> None:
         """A DM to one person: ``still_there`` (with a "still here" button), ``expired``, ``no_show``."""
@@ -101,6 +103,9 @@ class QueueService(Background):
         clock: the `Clock` of the accept, reminder and expiry alarms (the tables' clock).
     """
 
+    STARTED_KEPT = 256
+    """Started proposals remembered for a late second «Aceptar»."""
+
     def __init__(self, store: Store, tables: TableService, clock: Clock,
                  presenter: QueuePresenter | None = None) -> None:
         self.repo = QueueRepo(store)
@@ -110,7 +115,11 @@ class QueueService(Background):
         self.entries: dict[int, Entry] = {}
         self.proposals: dict[int, Proposal] = {}
         """The open proposals by id (an ended one is dropped: the presenter holds it while it writes)."""
-        self._ids = itertools.count(1)
+        self._started: dict[int, Proposal] = {}
+        """The latest proposals that started a table (`STARTED_KEPT`): a late second «Aceptar» is told so."""
+        # Ids go in the pings' buttons: they start from the wall clock's milliseconds, so that a ping left
+        # from before a restart never names a proposal of this process.
+        self._ids = itertools.count(int(time.time() * 1000))
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
@@ -216,19 +225,32 @@ class QueueService(Background):
     async def answer(self, proposal_id: int, user_id: int, accept: bool) -> Proposal:
         """Accept or decline a proposed match. When the last person accepts, the table opens.
 
+        A second «Aceptar» by someone of a match that has just started returns that match (``started``).
+
         Raises:
-            QueueError: ``err.match_gone`` (no such open proposal), ``err.match_not_yours``.
+            QueueError: ``err.match_gone`` (no such open proposal), ``err.match_not_yours``,
+                ``err.queue_seated`` (params: table; an acceptance by someone seated at a table: nothing
+                changes).
         """
         async with self._lock:
             proposal = self.proposals.get(proposal_id)
+            if proposal is None:
+                started = self._started.get(proposal_id)
+                if accept and started is not None and user_id in started.users:
+                    return started  # a second click on the last «Aceptar»: the match that it started
             if proposal is None or proposal.status != "open":
                 raise QueueError("err.match_gone")
             if user_id not in proposal.users:
                 raise QueueError("err.match_not_yours")
             if accept:
+                seated = self.tables.table_of_user(user_id)
+                if seated is not None:  # nothing changes: they may leave that table, or decline
+                    raise QueueError("err.queue_seated", table=seated.id)
                 proposal.accepted.add(user_id)
                 if proposal.accepted >= set(proposal.users):
                     await self._open(proposal)
+                    if proposal.status != "started":
+                        await self._match(proposal.guild_id, proposal.mode)
                 else:
                     self._tell_match(proposal)
             else:
@@ -287,14 +309,24 @@ class QueueService(Background):
         self._tell_match(proposal)
 
     async def _open(self, proposal: Proposal) -> None:
-        """Everyone accepted: open the place and the table, seat them, start."""
+        """Everyone accepted: open the place and the table, seat them, start. Someone who sat down at a
+        table since they accepted cancels the match (they leave the queue, the others keep their place),
+        and a table that opened but could not seat everyone is ended."""
         self.scheduler.cancel(("accept", proposal.id))
+        seated = [u for u in proposal.users if self.tables.table_of_user(u) is not None]
+        if seated:
+            log.info("queue: match %d cannot open (%d seated elsewhere)", proposal.id, len(seated))
+            proposal.declined |= set(seated)
+            await self._cancel(proposal)
+            return
         entries = [self.entries[u] for u in proposal.users]
+        table = None
         where = await self.repo.queue_channel(proposal.guild_id)
         try:
             if where is None or self.presenter is None:
                 raise QueueError("err.queue_no_channel")
-            channel_id = await self.presenter.make_channel(proposal, where[0])
+            place = await self.presenter.make_channel(proposal, where[0])
+            channel_id = place.channel_id
             if proposal.mode == "2v2":
                 ratings = await self.repo.ratings(proposal.guild_id, "2v2", proposal.users)
                 team_a, team_b = balanced_teams(proposal.users, ratings)
@@ -305,9 +337,11 @@ class QueueService(Background):
             host = by_user[order[0][0]]
             table = await self.tables.create(guild_id=proposal.guild_id, channel_id=channel_id,
                                              user_id=host.user_id, name=host.name, locale=host.locale,
-                                             players=MATCH_SIZE[proposal.mode], guild_name="",
-                                             channel_name="",  # the named preset, never house rules: rated
-                                             preset=await self.tables.default_preset(proposal.guild_id))
+                                             players=MATCH_SIZE[proposal.mode], guild_name=place.guild_name,
+                                             channel_name=place.channel_name,
+                                             # the named preset, never house rules: rated
+                                             preset=await self.tables.default_preset(proposal.guild_id),
+                                             refereed="queue")
             table.meta["queue_match"] = proposal.id
             for user_id, team in order[1:]:
                 e = by_user[user_id]
@@ -315,11 +349,19 @@ class QueueService(Background):
                                        team=team if proposal.mode == "2v2" else None)
         except Exception as exc:
             log.warning("queue: match %d could not open its table (%s)", proposal.id, exc)
+            if table is not None:  # not left seated alone at a table nobody else can join
+                try:
+                    await self.tables.end(table.id, user_id=table.host_id or 0, can_manage=True)
+                except Exception:
+                    log.exception("queue: match %d: its table %d could not be ended", proposal.id, table.id)
             proposal.declined |= {u for u in proposal.users if self.tables.table_of_user(u) is not None}
             await self._cancel(proposal)
             return
         proposal.status, proposal.table_id, proposal.channel_id = "started", table.id, channel_id
         self.proposals.pop(proposal.id, None)
+        self._started[proposal.id] = proposal
+        while len(self._started) > self.STARTED_KEPT:
+            del self._started[next(iter(self._started))]
         await self._drop(proposal.users)
         log.info("queue: match %d opened table %d", proposal.id, table.id)
         self._tell_match(proposal)

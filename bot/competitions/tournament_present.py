@@ -15,6 +15,7 @@ from bot.ui.words import clean
 
 from .board_picture import table_picture
 from .items import TournamentButton
+from .referee import Place
 from .tournaments import Match, Tournament, TournamentService
 
 log = logging.getLogger(__name__)
@@ -154,7 +155,7 @@ class TournamentDiscord:
                 log.exception("tournament %d: the standings picture failed", tour.id)
         await self._send(tour, Payload(embed=embed, files=files))
 
-    async def make_channel(self, tour: Tournament, m: Match) -> int:
+    async def make_channel(self, tour: Tournament, m: Match) -> Place:
         """A public thread of the tournament channel for the match's table."""
         channel = self.client.get_channel(tour.channel_id) or await self.client.fetch_channel(tour.channel_id)
         if not isinstance(channel, discord.TextChannel):
@@ -164,4 +165,4 @@ class TournamentDiscord:
                  b=tour.name_of(m.b_user))[:100]
         thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                              auto_archive_duration=1440)
-        return thread.id
+        return Place(thread.id, channel.guild.name, thread.name)

@@ -31,6 +31,7 @@ from bot.tables import FINISHED, Table, TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
+from .referee import Place, table_in_play
 from .repo import QueueRepo
 from .swiss import SwissRow, pair_round, standings
 
@@ -147,8 +148,8 @@ class TournamentPresenter(Protocol):
     async def finished(self, tournament: Tournament) -> None:
         """The champion and the final bracket or standings (or the cancellation)."""
 
-    async def make_channel(self, tournament: Tournament, match: Match) -> int:
-        """Open the place of a match's table; return its channel id."""
+    async def make_channel(self, tournament: Tournament, match: Match) -> Place:
+        """Open the place of a match's table."""
 
 
 class TournamentService(Background):
@@ -362,8 +363,7 @@ class TournamentService(Background):
             if m is None:
                 raise TournamentError("err.tournament_no_match", tournament=t.id, round=t.current_round)
             if m.status == "playing":
-                table = self.tables.tables.get(m.table_id or 0)
-                if table is not None and table.is_open:
+                if await table_in_play(self.tables, m.table_id):
                     return "playing", m
                 m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
             now = self.clock.now()
@@ -381,11 +381,13 @@ class TournamentService(Background):
                     raise TournamentError("err.league_seated", table=seated.id)
             if self.presenter is None:
                 raise TournamentError("err.generic")
-            channel_id = await self.presenter.make_channel(t, m)
+            place = await self.presenter.make_channel(t, m)
             a, b = t.player(m.a_user), t.player(m.b_user)
             assert a is not None and b is not None
-            table = await self.tables.create(guild_id=t.guild_id, channel_id=channel_id, user_id=a.user_id,
-                                             name=a.name, locale=a.locale, players=2, preset=t.preset)
+            table = await self.tables.create(guild_id=t.guild_id, channel_id=place.channel_id, user_id=a.user_id,
+                                             name=a.name, locale=a.locale, players=2, preset=t.preset,
+                                             guild_name=place.guild_name, channel_name=place.channel_name,
+                                             refereed="tournament")
             m.status, m.table_id = "playing", table.id
             await self._save_match(m)
             await self.tables.join(table.id, user_id=b.user_id, name=b.name, locale=b.locale)
@@ -449,7 +451,10 @@ class TournamentService(Background):
             if t.round_deadline is not None and self.clock.now() < t.round_deadline:
                 self._arm(t)
                 return
-            for m in [m for m in t.matches if m.round == rnd and m.status == "pending"]:
+            for m in [m for m in t.matches if m.round == rnd and not m.resolved]:
+                if m.status == "playing" and await table_in_play(self.tables, m.table_id):
+                    continue  # its result comes with its last play
+                # unplayed, or its table ended without a result
                 showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
                 if t.policy == "walkover" and len(showed) == 1:
                     m.status, m.winner = "walkover", showed[0]

@@ -34,11 +34,14 @@ class LobbyMixin:
     async def create(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
         preset: str | None = None, guild_name: str = "", channel_name: str = "", turn_timer: int | None = None,
-        hints: bool = False,
+        hints: bool = False, refereed: str | None = None,
     ) -> Table:
         """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
         rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
-        default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated). The lobby closes itself if it has not started within 15 minutes.
+        default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated).
+        ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
+        `Table.refereed`): its players cannot remove each other and its mesa has no rematch. The lobby
+        closes itself if it has not started within 15 minutes.
 
         Raises:
             ChannelBusyError: the channel holds an open table (params: table, link).
@@ -59,7 +62,7 @@ class LobbyMixin:
             return await self._create_seated(
                 guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
                 players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
-                turn_timer=turn_timer, hints=hints, house=house)
+                turn_timer=turn_timer, hints=hints, house=house, refereed=refereed)
 
     async def _default_house(self, guild_id: int, preset: str) -> dict[str, Any]:
         """The server's default house rules on top of ``preset`` (what differs from it), or none when
@@ -79,7 +82,7 @@ class LobbyMixin:
     async def _create_seated(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int,
         preset: str, guild_name: str, channel_name: str, turn_timer: int | None, hints: bool = False,
-        house: dict[str, Any] | None = None,
+        house: dict[str, Any] | None = None, refereed: str | None = None,
     ) -> Table:
         """`create` under the seating lock: the checks and the new table's insert are one step."""
         busy = self.table_in_channel(channel_id)
@@ -91,6 +94,8 @@ class LobbyMixin:
         meta: dict[str, Any] = {"guild_name": guild_name, "channel_name": channel_name}
         if hints:
             meta["hints"] = True
+        if refereed:
+            meta["refereed"] = refereed
         if house:
             meta["house"] = dict(house)
             meta["house_rated"] = (await self.house.get(guild_id)).rated

@@ -203,6 +203,17 @@ class Table:
         return len(self.game.plays) if self.game is not None else 0
 
     @property
+    def refereed(self) -> str | None:
+        """The competition that opened this table and referees its result (``"queue"``, ``"league"``,
+        ``"tournament"``), or None for a casual table. Its players cannot remove each other, and its mesa
+        has no rematch: the competition deals the next one. (Queue tables from before the mark have
+        ``queue_match``.)"""
+        refereed = self.meta.get("refereed")
+        if refereed is None and "queue_match" in self.meta:
+            return "queue"
+        return refereed
+
+    @property
     def is_open(self) -> bool:
         """In the lobby or in play."""
         return self.status in OPEN_STATUSES

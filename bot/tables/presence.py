@@ -340,13 +340,16 @@ class PresenceMixin:
         a computer player takes it.
 
         Raises:
-            WrongStateError: the table is over. NotHostError: not allowed. SeatError: the target is not
-            seated, or is the one asking.
+            WrongStateError: the table is over. NotHostError: not allowed (``err.not_allowed_kick``; at a
+            competition's table, `Table.refereed`, only a member who can manage the server may:
+            ``err.kick_refereed``). SeatError: the target is not seated, or is the one asking.
         """
 
         table = await self.fetch(table_id)  # type: ignore[attr-defined]
         if table.host_id != user_id and not can_manage:
             raise NotHostError("err.not_allowed_kick")
+        if table.refereed and not can_manage:  # hosting a competition's table is no power over the other side
+            raise NotHostError("err.kick_refereed")
         if table.seat_of(target_id) is None:  # first: someone not seated (the asker too) is told so
             raise SeatError("err.kick_not_seated")
         if target_id == user_id:

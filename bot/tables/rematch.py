@@ -88,7 +88,8 @@ class RematchMixin:
         dealt at once.
 
         Raises:
-            UnknownTableError, WrongStateError (the mesa is not over), NotPlayingError,
+            UnknownTableError, WrongStateError (the mesa is not over; ``err.rematch_refereed``: a
+            competition's table, `Table.refereed`), NotPlayingError,
             ChannelBusyError (another table is open in the channel), SeatError (a player of the mesa
             sits at another table now).
         """
@@ -102,6 +103,8 @@ class RematchMixin:
             raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
         if old.seat_of(user_id) is None:
             raise NotPlayingError()
+        if old.refereed:  # the competition deals its next mesa (a tournament's best-of-3, a new match)
+            raise WrongStateError("err.rematch_refereed")
         old = self._adopt(old)  # type: ignore[attr-defined]  # read back from the store: one copy for every answer
         checks = self._checks
         current = checks.get(table_id)

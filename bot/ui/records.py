@@ -198,7 +198,8 @@ def hand_record_payload(table: Table, number: int, lang: str) -> Payload:
         players = ", ".join(seat_name(table, s, lang) for s in range(table.players))
         lines.append(t("mesa.players", lang, players=players))
     embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
-    view = make_view([RematchButton(table.id, label=t("btn.rematch", lang))]) if mesa is not None else None
+    rematch = mesa is not None and not table.refereed  # a competition deals its own next mesa
+    view = make_view([RematchButton(table.id, label=t("btn.rematch", lang))]) if rematch else None
     return Payload(embed=embed, view=view)
 
 

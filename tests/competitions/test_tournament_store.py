@@ -4,6 +4,7 @@ transaction of its last play."""
 
 from __future__ import annotations
 
+from bot.competitions.referee import Place
 from bot.competitions.tournaments import Match, TournamentService
 from bot.tables import TableService
 from tests.bot.helpers import pick_play
@@ -24,9 +25,9 @@ class Channels:
             return None
         return ignore
 
-    async def make_channel(self, tournament, match) -> int:
+    async def make_channel(self, tournament, match) -> Place:
         self.made.append(match.id)
-        return CHANNEL + 100 + len(self.made)
+        return Place(CHANNEL + 100 + len(self.made), "Quito Club", f"match-{match.id}")
 
 
 async def _reloaded(store, tables, clock) -> TournamentService:

@@ -1,0 +1,248 @@
+"""Faults found by QA pass 4 (competitions, house rules, rematch, languages, stale clicks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import t
+from bot.tables import WrongStateError
+
+from .helpers import custom_ids
+
+
+async def open_queue(world):
+    await world.eva.slash(world.channel, "cuarenta queue")
+    return next(m for m in world.channel.history() if "c4:q:" in " ".join(custom_ids(m)))
+
+
+def ping_of(world):
+    return next(m for m in reversed(world.channel.history()) if any(c.startswith("c4:m:") for c in custom_ids(m)))
+
+
+def match_id(message):
+    return next(c for c in custom_ids(message) if c.startswith("c4:m:")).split(":")[2]
+
+
+async def test_a_match_whose_second_player_sat_down_elsewhere_leaves_the_first_in_the_queue_unseated(world):
+    """ana and beto are matched; ana accepts; beto, before accepting, opens a table in another channel,
+    then accepts the ping. The match cannot open (beto is seated): ana, who did nothing wrong, must not be
+    left seated alone at a stray table the match opened, nor taken out of the queue."""
+    queue_message = await open_queue(world)
+    await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    await world.env.advance_time(1)
+    await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    ping = ping_of(world)
+    mid = match_id(ping)
+    await world.ana.click(ping, custom_id=f"c4:m:{mid}:y")
+    other = world.guild.create_text_channel("otra")
+    await world.beto.slash(other, "cuarenta new", players=2)
+    assert world.bot.tables.table_of_user(world.beto.id) is not None
+    await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await world.env.settle()
+    stray = world.bot.tables.table_of_user(world.ana.id)
+    assert stray is None, f"ana is left seated at table {stray and stray.id} ({stray and stray.status})"
+    assert world.ana.id in world.bot.queue.entries, "ana keeps her place in the queue"
+
+
+DAY = 86400
+
+
+def latest_with(world, custom_id):
+    return next(m for m in reversed(world.channel.history()) if custom_id in custom_ids(m))
+
+
+async def two_player_league(world, **options):
+    await world.eva.slash(world.channel, "cuarenta league create", name="Liga", rules="rapido", days=1, **options)
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    return world.bot.leagues.leagues[1]
+
+
+async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline(world):
+    """Both sides press «Jugar», the host ends the table (no result), nobody presses again: at the round's
+    deadline the fixture must be decided by the policy like any unplayed one; instead it stays "playing"
+    with no table and the league never ends."""
+    league = await two_player_league(world)
+    fixture = league.fixtures[0]
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    table = world.bot.tables.tables[fixture.table_id]
+    host = world.ana if table.host_id == world.ana.id else world.beto
+    thread = next(c for c in world.channel.threads if c.id == table.channel_id)
+    await host.slash(thread, "cuarenta end")
+    await world.env.advance_time(3 * DAY)
+    assert fixture.resolved, f"fixture still {fixture.status!r} two days after the deadline"
+    assert league.status == "finished"
+
+
+async def test_a_league_fixture_whose_players_all_timed_out_is_decided_at_the_deadline(world):
+    """Both press «Jugar» and then nobody plays: the turn timers make both away and the table ends by
+    itself. The round's deadline must still decide the fixture."""
+    league = await two_player_league(world)
+    fixture = league.fixtures[0]
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    table = world.bot.tables.tables[fixture.table_id]
+    await world.env.advance_time(3 * DAY)
+    assert not table.is_open, "the abandoned table ended by itself"
+    assert fixture.resolved, f"fixture still {fixture.status!r} two days after the deadline"
+    assert league.status == "finished"
+
+
+async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_deadline(world):
+    """The same in a tournament: a match whose table ended without a winner (both players timed out and
+    went away) is never decided at the deadline, so the tournament never ends."""
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
+                          rules="rapido", days=1)
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
+    match = tour.matches[0]
+    table = world.bot.tables.tables[match.table_id]
+    await world.env.advance_time(3 * DAY)
+    assert not table.is_open, "the abandoned table ended by itself"
+    assert match.resolved, f"match still {match.status!r} two days after the deadline"
+    assert tour.status == "finished"
+
+
+async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
+    """The organizer replaces beto with caro (her client in English, as everyone's here). When caro's
+    fixture opens, her seat, her welcome and her DM hand must be in English, like ana's; the newcomer's
+    language is never taken, so everything she gets from the table is in Spanish."""
+    await world.eva.slash(world.channel, "cuarenta league create", name="Liga", rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    await world.eva.slash(world.channel, "cuarenta league replace", player=world.beto, newcomer=world.caro)
+    for member in (world.ana, world.caro):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    await world.env.advance_time(3)
+    table = world.bot.tables.table_of_user(world.caro.id)
+    assert table is not None and table.status == "playing"
+    locales = {s.user_id: s.locale for s in table.seats}
+    caro_dm = [m.content for m in world.caro.user.dm_channel.history() if m.content]
+    ana_dm = [m.content for m in world.ana.user.dm_channel.history() if m.content]
+    assert locales[world.caro.id] == locales[world.ana.id] == "en", (locales, caro_dm[:2], ana_dm[:2])
+
+
+async def test_a_league_player_cannot_kick_their_opponent_and_win_against_a_computer(world):
+    """At a league fixture's table the first side's player is the table's host. Hosting is a lobby
+    convenience there, but it lets them `/cuarenta kick` their opponent mid-mesa: a computer takes the
+    opponent's seat for good and the mesa, once finished, is recorded as the fixture's result. A player of a
+    refereed match must not be able to remove the other side."""
+    league = await two_player_league(world)
+    fixture = league.fixtures[0]
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    table = world.bot.tables.tables[fixture.table_id]
+    host = world.ana if table.host_id == world.ana.id else world.beto
+    opponent = world.beto if host is world.ana else world.ana
+    thread = next(c for c in world.channel.threads if c.id == table.channel_id)
+    result = await host.slash(thread, "cuarenta kick", player=opponent)
+    assert table.seat_of(opponent.id) is not None, f"the opponent was kicked: {result.response.content!r}"
+    assert result.ephemeral and result.response.content == t("err.kick_refereed", "en")
+    assert not table.seats[table.seat_of(opponent.id)].away and table.status == "playing"
+
+
+async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(world):
+    """G5: after mesa 1 of a best-of-3 tournament match, the finished table in the match's thread offered
+    «Revancha»; the mesa it dealt was played in full and never counted (the match stayed 1–0). A
+    competition's table (`Table.refereed`) now has no «Revancha»: the tournament deals the next mesa from
+    «Jugar», and a click on an old «Revancha» is refused, dealing nothing."""
+    from .helpers import play_to_end
+
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
+                          rules="rapido", days=1, best_of=3)
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
+    match = tour.matches[0]
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    table = await play_to_end(world, match.table_id, members)
+    await world.env.settle()
+    assert table.refereed == "tournament" and match.wins_a + match.wins_b == 1
+    thread = next(c for c in world.channel.threads if c.id == table.channel_id)
+    final = next(m for m in thread.history() if m.id == table.messages.public)
+    assert f"c4:r:{table.id}" not in custom_ids(final), "no «Revancha» at a competition's table"
+    with pytest.raises(WrongStateError) as refused:  # a button from before this change
+        await world.bot.tables.ask_rematch(table.id, user_id=world.ana.id)
+    assert refused.value.key == "err.rematch_refereed"
+    await world.env.settle()
+    assert world.bot.tables.table_of_user(world.ana.id) is None, "nothing was dealt"
+
+
+async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(world):
+    """beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second is
+    told "That match is no longer open." although it just started (a rematch's double «Acepto» is answered
+    with the new table, `vote_rematch`)."""
+    from .helpers import double_click
+
+    queue_message = await open_queue(world)
+    await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    ping = ping_of(world)
+    mid = match_id(ping)
+    await world.ana.click(ping, custom_id=f"c4:m:{mid}:y")
+    results = await double_click(world.env, world.beto, ping_of(world), f"c4:m:{mid}:y")
+    texts = [r.response.content for r in results]
+    assert world.bot.tables.table_of_user(world.beto.id) is not None, "the match started"
+    assert t("err.match_gone", "en") not in texts, texts
+
+
+async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, make_bot):
+    """A proposal open at a restart is dropped and its people are pinged again, but the old ping is never
+    edited: two identical pings with live «Aceptar» / «Rechazar» (the same custom_id), and after the new
+    match started the old one still asks them to accept, forever."""
+    queue_message = await open_queue(world)
+    await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    old = ping_of(world)
+    await world.env.restart_bot(make_bot())
+    await world.env.settle()
+    new = ping_of(world)
+    assert new.id != old.id, "a new ping after the restart"
+    mid = match_id(new)
+    for member in (world.ana, world.beto):
+        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    assert world.bot.tables.table_of_user(world.ana.id) is not None, "the new match started"
+    old_now = next(m for m in world.channel.history() if m.id == old.id)
+    assert not custom_ids(old_now), f"the pre-restart ping still offers {custom_ids(old_now)}: {old_now.content!r}"
+
+
+async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
+    """Tables opened by the queue (and by leagues and tournaments) are created without the server's and
+    the channel's names, so every DM hand of a competition table is headed "Table #1 · ? · #?": the player
+    cannot tell where the table is (the header of a table opened with /cuarenta new names both)."""
+    from .helpers import latest_hand
+
+    queue_message = await open_queue(world)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    mid = match_id(ping_of(world))
+    for member in (world.ana, world.beto):
+        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await world.env.advance_time(3)
+    header = latest_hand(world.ana).content.splitlines()[0]
+    assert "· ? ·" not in header and "#?" not in header, header
+    assert world.guild.name in header, header
+
+
+async def test_a_member_who_left_the_server_is_not_matched_from_the_queue(world, make_bot):
+    """With the members intent on (so the bot hears GUILD_MEMBER_REMOVE, and a seat at a table is freed:
+    `member_gone`), ana waits in the queue and then leaves the server. Her queue entry stays: beto, joining
+    next, is matched with someone who is no longer in the server and waits out the 60-second accept."""
+    await world.env.restart_bot(make_bot(members_intent=True))
+    queue_message = await open_queue(world)
+    await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    world.guild.remove_member(world.ana)
+    await world.env.settle()
+    await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    assert world.ana.id not in world.bot.queue.entries, "ana left the server but still waits in its queue"
+    assert not world.bot.queue.proposals, "beto was matched with ana, who is gone"
