@@ -310,6 +310,8 @@ class PostgresDatabase(Database):
     dialect = "postgresql"
     ACQUIRE_TIMEOUT = 2.0
     """Seconds to wait for a free connection by default."""
+    LISTEN_TIMEOUT = 10.0
+    """Seconds `listen` may take to connect and start listening."""
 
     def __init__(self, pool: Any, url: str | None = None) -> None:
         super().__init__()
@@ -349,13 +351,15 @@ class PostgresDatabase(Database):
         (the server went away, its ``terminate()``, or `close`). Returns that connection (asyncpg's).
 
         Raises:
-            OSError, asyncpg.PostgresError: the connection could not be made.
+            OSError, asyncpg.PostgresError: the connection could not be made. TimeoutError: connecting or
+                ``LISTEN`` took more than `LISTEN_TIMEOUT` seconds.
         """
         import asyncpg
 
-        conn = await asyncpg.connect(self.url)
+        conn = await asyncpg.connect(self.url, timeout=self.LISTEN_TIMEOUT)
         try:
-            await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_notice(payload))
+            await asyncio.wait_for(conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_notice(payload)),
+                                   self.LISTEN_TIMEOUT)
         except BaseException:
             conn.terminate()
             raise

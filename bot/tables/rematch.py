@@ -88,8 +88,8 @@ class RematchMixin:
         dealt at once.
 
         Raises:
-            UnknownTableError, WrongStateError (the mesa is not over; ``err.rematch_refereed``: a
-            competition's table, `Table.refereed`), NotPlayingError,
+            UnknownTableError, WrongStateError (the mesa is not over; ``err.rematch_refereed``: a league's or
+            a tournament's table, `Table.rematch_allowed`), NotPlayingError,
             ChannelBusyError (another table is open in the channel), SeatError (a player of the mesa
             sits at another table now).
         """
@@ -103,7 +103,7 @@ class RematchMixin:
             raise WrongStateError("err.not_lobby" if old.is_open else "err.finished")
         if old.seat_of(user_id) is None:
             raise NotPlayingError()
-        if old.refereed:  # the competition deals its next mesa (a tournament's best-of-3, a new match)
+        if not old.rematch_allowed:  # the competition deals its next mesa (a best-of-3, the next round)
             raise WrongStateError("err.rematch_refereed")
         old = self._adopt(old)  # type: ignore[attr-defined]  # read back from the store: one copy for every answer
         checks = self._checks
@@ -194,12 +194,13 @@ class RematchMixin:
         number of checks resumed."""
         resumed = 0
         for table_id, data in (await self.store.load_rematch_checks()).items():  # type: ignore[attr-defined]
+            row = await self.store.load_table(table_id)  # type: ignore[attr-defined]
+            if row is not None and not self.serves_guild(row.guild_id):  # type: ignore[attr-defined]
+                continue  # the process that runs its server resumes it (`fetch` would hold its table here)
             try:
                 old = await self.fetch(table_id)  # type: ignore[attr-defined]
             except TableError:
                 old = None
-            if old is not None and not self.serves_guild(old.guild_id):  # type: ignore[attr-defined]
-                continue  # the process that runs its server resumes it
             if old is None or old.status != FINISHED or table_id in self._checks:
                 await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
                 continue
@@ -233,7 +234,8 @@ class RematchMixin:
                                 channel=other.channel_id)
             self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[attr-defined, arg-type]
         seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
-        meta = {**{k: v for k, v in old.meta.items() if k != "casual"}, "rematch_of": old.id}
+        meta = {**{k: v for k, v in old.meta.items() if k not in ("casual", "refereed", "queue_match")},
+                "rematch_of": old.id}  # a rematch is a casual table, even after a queue match
         try:
             table_id = await self.store.create_table(  # type: ignore[attr-defined]
                 guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,

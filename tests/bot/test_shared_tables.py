@@ -584,6 +584,7 @@ def test_a_process_that_stops_following_saves_reads_the_row_to_know_it_is_behind
 
     store_b.db.listen = refused
     b.run(store_b.db._listeners[0].close())  # the notice connection ends (the server went away)
+    _until(b, lambda: not store_b.saves.following, "b hears the connection ended")
     assert store_b.newest_saved(table_id) is None, "no longer following"
     assert b.run(b.service.behind(b.service.get(table_id))), "still behind: read from the row"
     assert queries == ["SELECT version FROM tables WHERE id = ?"]
@@ -593,8 +594,11 @@ def test_a_process_that_stops_following_saves_reads_the_row_to_know_it_is_behind
     # A save in the gap: b cannot have heard it, and must not take the table for unsaved once it follows
     # again (its row is read once, then the notices tell).
     _a_plays(a, table_id, reference, rng, user_of)
-    store_b.saves.retry_after = (0.05,)
-    store_b.db.listen = listen
+    async def back() -> None:  # on b's loop, where its checks run
+        store_b.saves.retry_after = (0.05,)
+        store_b.db.listen = listen
+
+    b.run(back())
     _until(b, lambda: store_b.saves.following, "b follows the saves again")
     assert store_b.newest_saved(table_id) is None, "unknown: saved while b was not listening"
     del queries[:]
@@ -621,8 +625,10 @@ def test_a_notice_connection_that_hears_nothing_is_replaced_and_saves_are_heard_
     b.run(b.service.catch_up(b.service.get(table_id)))
     deaf = store_b.db._listeners[0]
     epoch = saves.epoch
-    saves.check_every, saves.probe_timeout, saves.retry_after = 0.1, 0.5, (0.05,)
-    saves._wake.set()  # the new interval, at once
+    async def often() -> None:  # on b's loop, where its checks run
+        saves.check_every, saves.probe_timeout, saves.retry_after = 0.1, 0.5, (0.05,)
+
+    b.run(often())
     b.run(deaf.execute("UNLISTEN cuarenta_tables"))  # it stays open, and hears nothing from now on
     _a_plays(a, table_id, reference, rng, user_of)
     _until(b, lambda: deaf.is_closed(), "the deaf connection is dropped")
@@ -642,9 +648,11 @@ def _a_plays(a: Process, table_id: int, reference: Game, rng: random.Random, use
 
 
 def _until(p: Process, condition, what: str) -> None:
-    """Wait (10 s at most) on ``p``'s loop until ``condition()``."""
+    """Wait (10 s at most) on ``p``'s loop until ``condition()``, asking ``p``'s store for a version
+    meanwhile, as its presenter does (the notice connection's checks run when it is asked)."""
     async def wait():
         for _ in range(1000):
+            p.service.store.newest_saved(0)
             if condition():
                 return
             await asyncio.sleep(0.01)
