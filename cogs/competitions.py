@@ -142,6 +142,15 @@ class CompetitionsCog(GroupedCog):
 
         await self._guard(interaction, run)
 
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server or was removed: they leave its queue (needs the members intent, see
+        `bot.config`; their table seat is handled by ``cogs.tables``)."""
+        try:
+            await self.queue.member_gone(payload.guild_id, payload.user.id)
+        except Exception:
+            log.exception("queue: member removed: failed")
+
     async def on_match_button(self, interaction: discord.Interaction, match_id: int, accept: bool) -> None:
         """Accept or decline a proposed match."""
 

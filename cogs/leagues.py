@@ -149,7 +149,7 @@ class LeaguesCog(GroupedCog):
 
     async def _play(self, interaction: discord.Interaction, league_id: int | None, lang: str) -> None:
         league = self._pick(interaction, league_id)
-        state, fixture = await self.leagues.play(league, user_id=interaction.user.id)
+        state, fixture = await self.leagues.play(league, user_id=interaction.user.id, locale=lang)
         if state == "waiting":
             text = t("ok.league_waiting", lang, line=fixture_line(league, fixture, lang))
         else:

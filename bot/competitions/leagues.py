@@ -274,9 +274,11 @@ class LeagueService(Background):
 
     # ------------------------------------------------------------------ playing
 
-    async def play(self, league: League, *, user_id: int) -> tuple[str, Fixture]:
+    async def play(self, league: League, *, user_id: int, locale: str | None = None) -> tuple[str, Fixture]:
         """«Jugar»: the caller's side is ready for its fixture of the current round. When the other side
-        is ready too, the table opens (a thread of the league channel, the league's rules).
+        is ready too, the table opens (a thread of the league channel, the league's rules). ``locale``: the
+        caller's language, kept as their seat's from now on (a newcomer put in by the organizer's
+        `replace` had none of their own).
 
         Returns:
             ``("waiting", fixture)``, ``("opened", fixture)`` (``table_id`` set) or ``("playing",
@@ -292,6 +294,8 @@ class LeagueService(Background):
             side = league.side_of(user_id)
             if side is None or not side.accepted:
                 raise LeagueError("err.league_not_in", league=league.id)
+            if locale is not None:
+                await self._keep_locale(league, side, user_id, locale)
             fixture = next((f for f in league.fixtures if f.round == league.current_round and not f.resolved
                             and side.side_no in (f.side_a, f.side_b)), None)
             if fixture is None:
@@ -316,6 +320,16 @@ class LeagueService(Background):
                     raise LeagueError("err.league_seated", table=seated.id)
             await self._open(league, fixture)
             return "opened", fixture
+
+    async def _keep_locale(self, league: League, side: Side, user_id: int, locale: str) -> None:
+        """Under the lock: ``locale`` becomes the language of ``user_id``'s seat in ``side``."""
+        if side.user1 == user_id and side.locale1 != locale:
+            side.locale1 = locale
+        elif side.user2 == user_id and side.locale2 != locale:
+            side.locale2 = locale
+        else:
+            return
+        await self.repo.replace_user(league.id, side)
 
     async def _open(self, league: League, fixture: Fixture) -> None:
         """Under the lock: open the fixture's table and seat both sides (side A on team A)."""

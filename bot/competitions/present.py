@@ -107,10 +107,30 @@ class QueueDiscord:
                 kwargs: dict[str, Any] = payload.send_kwargs()
                 kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
                 proposal.message_id = (await channel.send(**kwargs)).id
+                if proposal.status == "open":
+                    await self.queue.ping_posted(proposal, where[0])
+                    return
             else:
                 await channel.get_partial_message(proposal.message_id).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
             log.warning("queue: match %d message failed (%s %s)", proposal.id, exc.status, exc.code)
+            return
+        if proposal.status != "open":
+            await self.queue.ping_done(proposal.message_id)
+
+    async def pings_dropped(self, pings: list[tuple[int, int, int]]) -> None:
+        """After a restart: the pings of the proposals it dropped (``(message_id, channel_id, guild_id)``)
+        say so, without buttons; the people still waiting get a new ping."""
+        for message_id, channel_id, guild_id in pings:
+            lang = await self.tables.public_language(guild_id)
+            message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
+            try:
+                await message.edit(content=t("match.dropped", lang), view=None)
+            except discord.HTTPException as exc:
+                log.info("queue: dropped ping %d not edited (%s %s)", message_id, exc.status, exc.code)
+                if exc.status >= 500:
+                    continue  # kept: tried again at the next start
+            await self.queue.ping_done(message_id)
 
     async def make_channel(self, proposal: Proposal, channel_id: int) -> Place:
         """A public thread of the queue channel for the match (the table's channel).

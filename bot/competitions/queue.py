@@ -94,6 +94,10 @@ class QueuePresenter(Protocol):
     async def tell(self, entry: Entry, kind: str, **params: Any) -> None:
         """A DM to one person: ``still_there`` (with a "still here" button), ``expired``, ``no_show``."""
 
+    async def pings_dropped(self, pings: list[tuple[int, int, int]]) -> None:
+        """After a restart: the pings (``(message_id, channel_id, guild_id)``) of the proposals it dropped
+        lose their buttons and say so (`QueueService.ping_done` each)."""
+
 
 class QueueService(Background):
     """The matchmaking queue of every server.
@@ -125,8 +129,12 @@ class QueueService(Background):
         self.scheduler = Scheduler(clock, self._spawn)
 
     async def load(self) -> int:
-        """Restore the stored entries and their alarms (after a restart), then match again. Returns how
-        many entries were restored."""
+        """Restore the stored entries and their alarms (after a restart), then match again. The pings of
+        the proposals the restart dropped are handed to the presenter (``pings_dropped``) first. Returns
+        how many entries were restored."""
+        dropped = [p for p in await self.repo.pings() if self.tables.serves_guild(p[2])]
+        if dropped and self.presenter is not None:
+            self._spawn(self.presenter.pings_dropped(dropped))
         for entry in await self.repo.entries():
             self.entries[entry.user_id] = entry
             self._arm(entry)
@@ -206,6 +214,29 @@ class QueueService(Background):
             await self._match(entry.guild_id, entry.mode)
         self._changed(entry.guild_id)
         return entry
+
+    async def member_gone(self, guild_id: int, user_id: int) -> bool:
+        """A member left server ``guild_id`` or was removed from it: they leave its queue (a match proposed
+        to them is cancelled for the others, who keep their place). Returns whether they were waiting
+        there."""
+        entry = self.entries.get(user_id)
+        if entry is None or entry.guild_id != guild_id:
+            return False
+        try:
+            await self.leave(user_id)
+        except QueueError:  # left meanwhile
+            return False
+        return True
+
+    async def ping_posted(self, proposal: Proposal, channel_id: int) -> None:
+        """The presenter posted the ping of ``proposal`` (``message_id`` set): kept until it shows how the
+        match ended, so that a restart, which drops the proposal, can take its buttons away."""
+        if proposal.message_id is not None:
+            await self.repo.add_ping(proposal.message_id, channel_id, proposal.guild_id)
+
+    async def ping_done(self, message_id: int) -> None:
+        """A ping shows how its match ended (or was dealt with after a restart): forget it."""
+        await self.repo.remove_ping(message_id)
 
     async def still_here(self, user_id: int) -> Entry:
         """"Still here": the entry's 30 minutes start again (its place is kept).

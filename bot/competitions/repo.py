@@ -83,6 +83,22 @@ class QueueRepo:
                           " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
                           " message_id = excluded.message_id", (guild_id, channel_id, message_id))
 
+    async def add_ping(self, message_id: int, channel_id: int, guild_id: int) -> None:
+        """Keep a match ping that shows «Aceptar» / «Rechazar» (migration 13)."""
+        await self._write("INSERT INTO queue_pings (message_id, channel_id, guild_id) VALUES (?, ?, ?)"
+                          " ON CONFLICT (message_id) DO NOTHING", (message_id, channel_id, guild_id))
+
+    async def remove_ping(self, message_id: int) -> None:
+        """Forget a ping: it shows how its match ended, or was dealt with after a restart."""
+        await self._write("DELETE FROM queue_pings WHERE message_id = ?", (message_id,))
+
+    async def pings(self) -> list[tuple[int, int, int]]:
+        """Every kept ping as ``(message_id, channel_id, guild_id)``, oldest first."""
+        async with rows_of(self._db, "SELECT message_id, channel_id, guild_id FROM queue_pings ORDER BY message_id",
+                           ()) as cursor:
+            rows = await cursor.fetchall()
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
     async def ratings(self, guild_id: int, mode: str, user_ids: Sequence[int]) -> dict[int, float]:
         """The shown ratings of the server's current season in ``mode`` (users never rated are absent)."""
         if not user_ids:

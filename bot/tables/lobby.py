@@ -40,8 +40,9 @@ class LobbyMixin:
         rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
         default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated).
         ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
-        `Table.refereed`): its players cannot remove each other and its mesa has no rematch. The lobby
-        closes itself if it has not started within 15 minutes.
+        `Table.refereed`): its players cannot remove each other, and a league's or a tournament's mesa has
+        no rematch (`Table.rematch_allowed`). The lobby closes itself if it has not started within 15
+        minutes.
 
         Raises:
             ChannelBusyError: the channel holds an open table (params: table, link).

@@ -204,14 +204,20 @@ class Table:
 
     @property
     def refereed(self) -> str | None:
-        """The competition that opened this table and referees its result (``"queue"``, ``"league"``,
-        ``"tournament"``), or None for a casual table. Its players cannot remove each other, and its mesa
-        has no rematch: the competition deals the next one. (Queue tables from before the mark have
+        """The competition that opened this table (``"queue"``, ``"league"``, ``"tournament"``), or None
+        for a casual table. Its players cannot remove each other. (Queue tables from before the mark have
         ``queue_match``.)"""
         refereed = self.meta.get("refereed")
         if refereed is None and "queue_match" in self.meta:
             return "queue"
         return refereed
+
+    @property
+    def rematch_allowed(self) -> bool:
+        """Whether «Revancha» may deal another mesa after this one: not at a league's or a tournament's
+        table, whose competition deals the next mesa and counts only its own (a queue match's players may
+        play on, casually)."""
+        return self.refereed not in ("league", "tournament")
 
     @property
     def is_open(self) -> bool:

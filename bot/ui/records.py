@@ -198,7 +198,7 @@ def hand_record_payload(table: Table, number: int, lang: str) -> Payload:
         players = ", ".join(seat_name(table, s, lang) for s in range(table.players))
         lines.append(t("mesa.players", lang, players=players))
     embed.description = limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION)
-    rematch = mesa is not None and not table.refereed  # a competition deals its own next mesa
+    rematch = mesa is not None and table.rematch_allowed  # a league or tournament deals its own next mesa
     view = make_view([RematchButton(table.id, label=t("btn.rematch", lang))]) if rematch else None
     return Payload(embed=embed, view=view)
 

@@ -1,4 +1,5 @@
-"""Faults found by QA pass 4 (competitions, house rules, rematch, languages, stale clicks)."""
+"""Faults found by QA pass 4 (competitions, house rules, rematch, languages, stale clicks), G1–G10: each
+test failed before its fix."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ def match_id(message):
 
 
 async def test_a_match_whose_second_player_sat_down_elsewhere_leaves_the_first_in_the_queue_unseated(world):
-    """ana and beto are matched; ana accepts; beto, before accepting, opens a table in another channel,
-    then accepts the ping. The match cannot open (beto is seated): ana, who did nothing wrong, must not be
-    left seated alone at a stray table the match opened, nor taken out of the queue."""
+    """G1: ana and beto are matched; ana accepts; beto, before accepting, opens a table in another channel,
+    then accepts the ping. The match used to open a table for ana, fail to seat beto, leave ana seated
+    alone there and out of the queue, and blame her. Now beto's acceptance is refused (he is seated),
+    nothing changes, and ana keeps her place, unseated."""
     queue_message = await open_queue(world)
     await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
     await world.env.advance_time(1)
@@ -37,8 +39,11 @@ async def test_a_match_whose_second_player_sat_down_elsewhere_leaves_the_first_i
     other = world.guild.create_text_channel("otra")
     await world.beto.slash(other, "cuarenta new", players=2)
     assert world.bot.tables.table_of_user(world.beto.id) is not None
-    await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    refused = await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    seated = world.bot.tables.table_of_user(world.beto.id)
+    assert refused.ephemeral and refused.response.content == t("err.queue_seated", "en", table=seated.id)
     await world.env.settle()
+    assert int(mid) in world.bot.queue.proposals, "the match is still open: beto may leave and accept"
     stray = world.bot.tables.table_of_user(world.ana.id)
     assert stray is None, f"ana is left seated at table {stray and stray.id} ({stray and stray.status})"
     assert world.ana.id in world.bot.queue.entries, "ana keeps her place in the queue"
@@ -60,7 +65,7 @@ async def two_player_league(world, **options):
 
 
 async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline(world):
-    """Both sides press «Jugar», the host ends the table (no result), nobody presses again: at the round's
+    """G2: both sides press «Jugar», the host ends the table (no result), nobody presses again: at the round's
     deadline the fixture must be decided by the policy like any unplayed one; instead it stays "playing"
     with no table and the league never ends."""
     league = await two_player_league(world)
@@ -77,7 +82,7 @@ async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline
 
 
 async def test_a_league_fixture_whose_players_all_timed_out_is_decided_at_the_deadline(world):
-    """Both press «Jugar» and then nobody plays: the turn timers make both away and the table ends by
+    """G2: both press «Jugar» and then nobody plays: the turn timers make both away and the table ends by
     itself. The round's deadline must still decide the fixture."""
     league = await two_player_league(world)
     fixture = league.fixtures[0]
@@ -91,7 +96,7 @@ async def test_a_league_fixture_whose_players_all_timed_out_is_decided_at_the_de
 
 
 async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_deadline(world):
-    """The same in a tournament: a match whose table ended without a winner (both players timed out and
+    """G3, the same in a tournament: a match whose table ended without a winner (both players timed out and
     went away) is never decided at the deadline, so the tournament never ends."""
     await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
                           rules="rapido", days=1)
@@ -110,7 +115,7 @@ async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_de
 
 
 async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
-    """The organizer replaces beto with caro (her client in English, as everyone's here). When caro's
+    """G6: the organizer replaces beto with caro (her client in English, as everyone's here). When caro's
     fixture opens, her seat, her welcome and her DM hand must be in English, like ana's; the newcomer's
     language is never taken, so everything she gets from the table is in Spanish."""
     await world.eva.slash(world.channel, "cuarenta league create", name="Liga", rules="rapido")
@@ -130,7 +135,7 @@ async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
 
 
 async def test_a_league_player_cannot_kick_their_opponent_and_win_against_a_computer(world):
-    """At a league fixture's table the first side's player is the table's host. Hosting is a lobby
+    """G4: at a league fixture's table the first side's player is the table's host. Hosting is a lobby
     convenience there, but it lets them `/cuarenta kick` their opponent mid-mesa: a computer takes the
     opponent's seat for good and the mesa, once finished, is recorded as the fixture's result. A player of a
     refereed match must not be able to remove the other side."""
@@ -179,7 +184,7 @@ async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(w
 
 
 async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(world):
-    """beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second is
+    """G9: beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second is
     told "That match is no longer open." although it just started (a rematch's double «Acepto» is answered
     with the new table, `vote_rematch`)."""
     from .helpers import double_click
@@ -197,9 +202,10 @@ async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(
 
 
 async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, make_bot):
-    """A proposal open at a restart is dropped and its people are pinged again, but the old ping is never
-    edited: two identical pings with live «Aceptar» / «Rechazar» (the same custom_id), and after the new
-    match started the old one still asks them to accept, forever."""
+    """G8: a proposal open at a restart is dropped and its people are pinged again, but the old ping was
+    never edited: two identical pings with live «Aceptar» / «Rechazar» (the same custom_id), and after the
+    new match started the old one still asked them to accept, forever. Now the pings with buttons are kept
+    in the store (migration 13): after a restart the dropped one says so, without buttons."""
     queue_message = await open_queue(world)
     await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
     await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
@@ -214,10 +220,14 @@ async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, 
     assert world.bot.tables.table_of_user(world.ana.id) is not None, "the new match started"
     old_now = next(m for m in world.channel.history() if m.id == old.id)
     assert not custom_ids(old_now), f"the pre-restart ping still offers {custom_ids(old_now)}: {old_now.content!r}"
+    assert old_now.content == t("match.dropped", "es")
+    assert match_id(old) != mid, "a new ping's buttons never name the dropped proposal"
+    await world.env.settle()
+    assert await world.bot.queue.repo.pings() == [], "no ping with buttons is left to clean up"
 
 
 async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
-    """Tables opened by the queue (and by leagues and tournaments) are created without the server's and
+    """G7: tables opened by the queue (and by leagues and tournaments) are created without the server's and
     the channel's names, so every DM hand of a competition table is headed "Table #1 · ? · #?": the player
     cannot tell where the table is (the header of a table opened with /cuarenta new names both)."""
     from .helpers import latest_hand
@@ -235,7 +245,7 @@ async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
 
 
 async def test_a_member_who_left_the_server_is_not_matched_from_the_queue(world, make_bot):
-    """With the members intent on (so the bot hears GUILD_MEMBER_REMOVE, and a seat at a table is freed:
+    """G10: with the members intent on (so the bot hears GUILD_MEMBER_REMOVE, and a seat at a table is freed:
     `member_gone`), ana waits in the queue and then leaves the server. Her queue entry stays: beto, joining
     next, is matched with someone who is no longer in the server and waits out the 60-second accept."""
     await world.env.restart_bot(make_bot(members_intent=True))
@@ -246,3 +256,48 @@ async def test_a_member_who_left_the_server_is_not_matched_from_the_queue(world,
     await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
     assert world.ana.id not in world.bot.queue.entries, "ana left the server but still waits in its queue"
     assert not world.bot.queue.proposals, "beto was matched with ana, who is gone"
+
+
+async def test_a_queue_match_host_cannot_kick_the_opponent_but_a_manager_can(world):
+    """G4 at a queue match's table (refereed too): the player who happens to host it cannot remove the
+    other side; a member who can manage the server still can, as at any table."""
+    queue_message = await open_queue(world)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    mid = match_id(ping_of(world))
+    for member in (world.ana, world.beto):
+        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    table = world.bot.tables.table_of_user(world.ana.id)
+    assert table is not None and table.refereed == "queue" and table.status == "playing"
+    host = world.ana if table.host_id == world.ana.id else world.beto
+    opponent = world.beto if host is world.ana else world.ana
+    thread = next(c for c in world.channel.threads if c.id == table.channel_id)
+    refused = await host.slash(thread, "cuarenta kick", player=opponent)
+    assert refused.ephemeral and refused.response.content == t("err.kick_refereed", "en")
+    assert table.seat_of(opponent.id) is not None and not table.seats[table.seat_of(opponent.id)].away
+    await world.bot.tables.kick(table.id, user_id=world.eva.id, target_id=opponent.id, can_manage=True)
+    assert table.seats[1 - table.seat_of(host.id)].user_id is None, "a computer plays the seat now"
+
+
+async def test_a_match_whose_accepted_player_sat_down_elsewhere_is_cancelled_for_them_only(world):
+    """G1, the other order: ana accepts, then opens a table in another channel; beto's acceptance, the last
+    one, cannot open the match. It is cancelled naming ana, who leaves the queue (seated people never wait
+    in it); beto keeps his place and is seated nowhere."""
+    queue_message = await open_queue(world)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    mid = match_id(ping_of(world))
+    await world.ana.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(other, "cuarenta new", players=2)
+    lobby = world.bot.tables.table_of_user(world.ana.id)
+    ping_id = ping_of(world).id
+    answered = await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    assert answered.response.content == t("err.match_gone", "en")
+    await world.env.settle()
+    assert world.bot.tables.table_of_user(world.beto.id) is None
+    assert world.bot.tables.table_of_user(world.ana.id) is lobby, "ana is only at the table she opened"
+    assert world.ana.id not in world.bot.queue.entries and world.beto.id in world.bot.queue.entries
+    ping = next(m for m in world.channel.history() if m.id == ping_id)
+    assert not custom_ids(ping) and "ana" in ping.content.split("\n")[0], ping.content
+    assert "beto" not in ping.content.split("\n")[0], "beto is not blamed"
