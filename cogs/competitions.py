@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import make_view
+from bot.ui.words import clean
 from cogs.grouped import GroupedCog
 from cogs.tables import _s
 
@@ -160,6 +161,9 @@ class CompetitionsCog(GroupedCog):
                 text = t("ok.match_declined", lang)
             elif proposal.status == "started":
                 text = t("ok.match_started", lang, table=proposal.table_id, link=f"<#{proposal.channel_id}>")
+            elif proposal.status == "cancelled" and proposal.seated:  # someone sat down elsewhere
+                text = t("match.cancelled_seated", lang, mode=t(f"queue.mode.{proposal.mode}", lang),
+                         names=", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing))
             elif proposal.status == "cancelled":
                 text = t("err.match_gone", lang)
             else:

@@ -244,7 +244,9 @@ class LeaguesCog(GroupedCog):
             found = self._pick(interaction, league)
             side = await self.leagues.replace(found, user_id=interaction.user.id, can_manage=await _manage(interaction),
                                               old_user=player.id, new_user=newcomer.id,
-                                              new_name=newcomer.display_name)
+                                              new_name=newcomer.display_name,
+                                              # theirs once they press «Jugar» (`LeagueService.play`)
+                                              new_locale=await self.bot.tables.public_language(found.guild_id))  # type: ignore[attr-defined]
             await answer.reply(interaction, t("ok.league_replaced", lang, old=player.display_name,
                                               new=newcomer.display_name, side=side.name, league=found.id))
 

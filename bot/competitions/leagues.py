@@ -33,7 +33,7 @@ from bot.tables.timers import Clock, Scheduler
 from .background import Background
 from .fixtures import round_robin
 from .league_repo import Fixture, League, LeagueRepo, Side
-from .referee import Place, table_in_play
+from .referee import RECHECK_AFTER, Place, table_in_play
 from .standings import MesaResult, Points, Row
 from .standings import table as standings_table
 
@@ -417,10 +417,15 @@ class LeagueService(Background):
             if league.round_deadline is not None and self.clock.now() < league.round_deadline:
                 self._arm(league)
                 return
+            in_play = False
             for fixture in [f for f in league.fixtures if f.round == rnd and not f.resolved]:
                 if fixture.status == "playing" and await table_in_play(self.tables, fixture.table_id):
-                    continue  # its result comes with its last play
+                    in_play = True  # its result comes with its last play, or it is looked at again
+                    continue
                 await self._decide_by_policy(league, fixture)  # unplayed, or its table ended without a result
+            if in_play:
+                self.scheduler.arm(("deadline", league_id), self.clock.now() + RECHECK_AFTER,
+                                   lambda: self._deadline(league_id, rnd))
             await self._maybe_next_round(league)
 
     async def _decide_by_policy(self, league: League, fixture: Fixture) -> None:

@@ -39,7 +39,7 @@ def queue_payload(guild_id: int, counts: dict[str, int], lang: str) -> Payload:
 
 def match_payload(proposal: Proposal, lang: str, link: str | None = None) -> Payload:
     """The ping of a proposed match: who, who accepted, until when; then how it ended."""
-    marks = " · ".join(("✅ " if u in proposal.accepted else "❌ " if u in proposal.missing else "⏳ ")
+    marks = " · ".join(("❌ " if u in proposal.missing else "✅ " if u in proposal.accepted else "⏳ ")
                        + clean(proposal.names.get(u, "?")) for u in proposal.users)
     mode = t(f"queue.mode.{proposal.mode}", lang)
     if proposal.status == "open":
@@ -54,7 +54,7 @@ def match_payload(proposal: Proposal, lang: str, link: str | None = None) -> Pay
         text = t("match.failed", lang, mode=mode)
     else:
         names = ", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing)
-        text = t("match.cancelled", lang, mode=mode, names=names)
+        text = t("match.cancelled_seated" if proposal.seated else "match.cancelled", lang, mode=mode, names=names)
     return Payload(content=f"{text}\n{marks}")
 
 

@@ -61,7 +61,8 @@ class Proposal:
         id: in-memory number (a proposal does not outlive a restart). users: in queue order.
         names: user id → name. accepted / declined: who answered. deadline: UTC seconds.
         status: ``open``, ``started`` (``table_id``, ``channel_id`` set) or ``cancelled`` (``missing``:
-        who declined or did not answer). message_id: the ping's message, set by the presenter.
+        who declined or did not answer; with ``seated``, who sat down at another table after accepting).
+        message_id: the ping's message, set by the presenter.
     """
 
     id: int
@@ -76,6 +77,7 @@ class Proposal:
     table_id: int | None = None
     channel_id: int | None = None
     missing: list[int] = field(default_factory=list)
+    seated: bool = False
     message_id: int | None = None
 
 
@@ -280,8 +282,8 @@ class QueueService(Background):
                 proposal.accepted.add(user_id)
                 if proposal.accepted >= set(proposal.users):
                     await self._open(proposal)
-                    if proposal.status != "started":
-                        await self._match(proposal.guild_id, proposal.mode)
+                    if proposal.seated:  # the others keep their place: match them again (not after a
+                        await self._match(proposal.guild_id, proposal.mode)  # failure, which would repeat)
                 else:
                     self._tell_match(proposal)
             else:
@@ -348,6 +350,7 @@ class QueueService(Background):
         if seated:
             log.info("queue: match %d cannot open (%d seated elsewhere)", proposal.id, len(seated))
             proposal.declined |= set(seated)
+            proposal.seated = True
             await self._cancel(proposal)
             return
         entries = [self.entries[u] for u in proposal.users]

@@ -6,6 +6,10 @@ from typing import NamedTuple
 
 from bot.tables import TableError, TableService
 
+RECHECK_AFTER = 900.0
+"""Seconds between two looks, after a round's deadline, at the tables of that round still in play: one
+that ends without a result is then decided like an unplayed fixture or match."""
+
 
 class Place(NamedTuple):
     """Where a competition's table is played (the thread its presenter opened): the channel id, and the
@@ -32,4 +36,4 @@ async def table_in_play(tables: TableService, table_id: int | None) -> bool:
     return table.is_open
 
 
-__all__ = ["Place", "table_in_play"]
+__all__ = ["RECHECK_AFTER", "Place", "table_in_play"]

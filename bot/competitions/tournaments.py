@@ -31,7 +31,7 @@ from bot.tables import FINISHED, Table, TableError, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
-from .referee import Place, table_in_play
+from .referee import RECHECK_AFTER, Place, table_in_play
 from .repo import QueueRepo
 from .swiss import SwissRow, pair_round, standings
 
@@ -451,9 +451,11 @@ class TournamentService(Background):
             if t.round_deadline is not None and self.clock.now() < t.round_deadline:
                 self._arm(t)
                 return
+            in_play = False
             for m in [m for m in t.matches if m.round == rnd and not m.resolved]:
                 if m.status == "playing" and await table_in_play(self.tables, m.table_id):
-                    continue  # its result comes with its last play
+                    in_play = True  # its result comes with its last play, or it is looked at again
+                    continue
                 # unplayed, or its table ended without a result
                 showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
                 if t.policy == "walkover" and len(showed) == 1:
@@ -462,6 +464,9 @@ class TournamentService(Background):
                     m.status, m.winner = "double_loss", None
                 await self._save_match(m)
                 self._tell("result", t, m)
+            if in_play:
+                self.scheduler.arm(("deadline", tournament_id), self.clock.now() + RECHECK_AFTER,
+                                   lambda: self._deadline(tournament_id, rnd))
             await self._maybe_next_round(t)
 
     async def award_walkover(self, t: Tournament, *, user_id: int, can_manage: bool, winner_user: int) -> Match:

@@ -346,10 +346,10 @@ class PresenceMixin:
         """
 
         table = await self.fetch(table_id)  # type: ignore[attr-defined]
-        if table.host_id != user_id and not can_manage:
-            raise NotHostError("err.not_allowed_kick")
         if table.refereed and not can_manage:  # hosting a competition's table is no power over the other side
             raise NotHostError("err.kick_refereed")
+        if table.host_id != user_id and not can_manage:
+            raise NotHostError("err.not_allowed_kick")
         if table.seat_of(target_id) is None:  # first: someone not seated (the asker too) is told so
             raise SeatError("err.kick_not_seated")
         if target_id == user_id:

@@ -495,15 +495,19 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
     # ------------------------------------------------------------------ ending
 
     async def end(self, table_id: int, *, user_id: int, can_manage: bool = False) -> Table:
-        """End an open table (the host, or a member with Manage Server).
+        """End an open table (the host, or a member with Manage Server; at a competition's table,
+        `Table.refereed`, only the latter, since the competition decides what an ended mesa counts for).
 
         Raises:
-            WrongStateError: already finished or closed. NotHostError: not allowed.
+            WrongStateError: already finished or closed. NotHostError: not allowed (``err.not_allowed_end``,
+            ``err.end_refereed``).
         """
         table = await self.fetch(table_id)
         async with self._held(table), self._unchanged_on_error(table):
             if not table.is_open:
                 raise WrongStateError("err.finished")
+            if table.refereed and not can_manage:  # a player could end a refereed mesa they are losing
+                raise NotHostError("err.end_refereed")
             if table.host_id != user_id and not can_manage:
                 raise NotHostError("err.not_allowed_end")
             table.status = CLOSED

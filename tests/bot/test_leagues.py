@@ -227,7 +227,8 @@ async def test_leagues_never_cross_servers(world):
 
 
 async def test_a_fixture_whose_table_was_ended_records_nothing_and_can_be_played_again(world):
-    """The written rule: a league table that ends without a winner (/cuarenta end) records no result."""
+    """The written rule: a league table that ends without a winner (/cuarenta end) records no result. Only a
+    member who can manage the server may end it (its host is just one of the players: QA pass 4)."""
     await create_league(world, rules="rapido")
     for member in (world.ana, world.beto):
         await member.slash(world.channel, "cuarenta league signup")
@@ -240,7 +241,9 @@ async def test_a_fixture_whose_table_was_ended_records_nothing_and_can_be_played
     host = world.bot.tables.tables[first_table]
     ender = world.ana if host.host_id == world.ana.id else world.beto
     thread = next(t for t in world.channel.threads if t.id == host.channel_id)
-    ended = await ender.slash(thread, "cuarenta end")
+    refused = await ender.slash(thread, "cuarenta end")
+    assert refused.response.content == t("err.end_refereed", "en")
+    ended = await world.eva.slash(thread, "cuarenta end")  # Manage Server
     assert ended.response.content == t("ok.ended", "en", table=first_table)
     assert fixture.status == "playing" and fixture.winner is None, "no result recorded"
     again = await press_play(world, world.ana)

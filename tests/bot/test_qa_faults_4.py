@@ -65,9 +65,10 @@ async def two_player_league(world, **options):
 
 
 async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline(world):
-    """G2: both sides press «Jugar», the host ends the table (no result), nobody presses again: at the round's
-    deadline the fixture must be decided by the policy like any unplayed one; instead it stays "playing"
-    with no table and the league never ends."""
+    """G2: both sides press «Jugar», the table is ended (no result), nobody presses again: at the round's
+    deadline the fixture must be decided by the policy like any unplayed one; it used to stay "playing"
+    with no table, and the league never ended. The table's host may not end it (a player losing the mesa
+    could), only a member who can manage the server."""
     league = await two_player_league(world)
     fixture = league.fixtures[0]
     for member in (world.ana, world.beto):
@@ -75,7 +76,10 @@ async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline
     table = world.bot.tables.tables[fixture.table_id]
     host = world.ana if table.host_id == world.ana.id else world.beto
     thread = next(c for c in world.channel.threads if c.id == table.channel_id)
-    await host.slash(thread, "cuarenta end")
+    refused = await host.slash(thread, "cuarenta end")
+    assert refused.ephemeral and refused.response.content == t("err.end_refereed", "en")
+    assert table.is_open, "the host's /cuarenta end changed nothing"
+    await world.bot.tables.end(table.id, user_id=world.eva.id, can_manage=True)  # a moderator
     await world.env.advance_time(3 * DAY)
     assert fixture.resolved, f"fixture still {fixture.status!r} two days after the deadline"
     assert league.status == "finished"
@@ -132,6 +136,10 @@ async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
     caro_dm = [m.content for m in world.caro.user.dm_channel.history() if m.content]
     ana_dm = [m.content for m in world.ana.user.dm_channel.history() if m.content]
     assert locales[world.caro.id] == locales[world.ana.id] == "en", (locales, caro_dm[:2], ana_dm[:2])
+    from .helpers import latest_hand
+
+    header = latest_hand(world.caro).content.splitlines()[0]  # G7 at a league's table too
+    assert world.guild.name in header and "#?" not in header, header
 
 
 async def test_a_league_player_cannot_kick_their_opponent_and_win_against_a_computer(world):
@@ -197,8 +205,10 @@ async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(
     await world.ana.click(ping, custom_id=f"c4:m:{mid}:y")
     results = await double_click(world.env, world.beto, ping_of(world), f"c4:m:{mid}:y")
     texts = [r.response.content for r in results]
-    assert world.bot.tables.table_of_user(world.beto.id) is not None, "the match started"
-    assert t("err.match_gone", "en") not in texts, texts
+    table = world.bot.tables.table_of_user(world.beto.id)
+    assert table is not None, "the match started"
+    started = t("ok.match_started", "en", table=table.id, link=f"<#{table.channel_id}>")
+    assert texts == [started, started], texts
 
 
 async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, make_bot):
@@ -293,11 +303,58 @@ async def test_a_match_whose_accepted_player_sat_down_elsewhere_is_cancelled_for
     lobby = world.bot.tables.table_of_user(world.ana.id)
     ping_id = ping_of(world).id
     answered = await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
-    assert answered.response.content == t("err.match_gone", "en")
+    assert answered.response.content == t("match.cancelled_seated", "en", mode="1 v 1", names="ana")
     await world.env.settle()
     assert world.bot.tables.table_of_user(world.beto.id) is None
     assert world.bot.tables.table_of_user(world.ana.id) is lobby, "ana is only at the table she opened"
     assert world.ana.id not in world.bot.queue.entries and world.beto.id in world.bot.queue.entries
     ping = next(m for m in world.channel.history() if m.id == ping_id)
-    assert not custom_ids(ping) and "ana" in ping.content.split("\n")[0], ping.content
-    assert "beto" not in ping.content.split("\n")[0], "beto is not blamed"
+    assert not custom_ids(ping), ping.content
+    assert ping.content.split("\n") == [t("match.cancelled_seated", "es", mode="1 v 1", names="ana"),
+                                       "❌ ana · ✅ beto"], "ana sat down elsewhere; beto is not blamed"
+
+
+async def test_a_fixture_whose_table_ends_without_a_result_after_the_deadline_is_decided_then(world):
+    """Review of G2: a fixture still in play at the round's deadline is left to its table; when that table
+    later ends without a result, the round is looked at again (`RECHECK_AFTER`) and the fixture decided,
+    so the league does not stay running for ever."""
+    from bot.competitions.referee import RECHECK_AFTER
+
+    league = await two_player_league(world)
+    fixture = league.fixtures[0]
+    await world.env.advance_time(league.round_deadline - world.bot.tables.clock.now() - 5)
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    table = world.bot.tables.tables[fixture.table_id]
+    await world.env.advance_time(30)
+    assert table.is_open and fixture.status == "playing", "in play at the deadline: left to its table"
+    await world.bot.tables.end(table.id, user_id=world.eva.id, can_manage=True)
+    await world.env.advance_time(RECHECK_AFTER + 1)
+    assert fixture.resolved and league.status == "finished"
+
+
+async def test_a_match_whose_table_cannot_seat_everyone_ends_it_and_does_not_ping_again_at_once(world, monkeypatch):
+    """Review of G1: when the match's table opened but a seat could not be taken (here the join fails), the
+    table is ended, so nobody is left seated at it; everyone keeps their place in the queue; and the same
+    people are not pinged again at once (a lasting fault would loop ping → accept → fail)."""
+    from bot.tables import TableError
+
+    queue_message = await open_queue(world)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    mid = match_id(ping_of(world))
+    await world.ana.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+
+    async def failing_join(*args, **kwargs):
+        raise TableError("err.generic")
+
+    monkeypatch.setattr(world.bot.tables, "join", failing_join)
+    pings_before = sum(1 for m in world.channel.history() if "c4:m:" in " ".join(custom_ids(m)))
+    await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await world.env.settle()
+    stray = [t_ for t_ in world.bot.tables.tables.values() if t_.meta.get("queue_match") == int(mid)]
+    assert stray and all(not t_.is_open for t_ in stray), "the table that could not seat everyone is ended"
+    assert world.bot.tables.table_of_user(world.ana.id) is None
+    assert {world.ana.id, world.beto.id} <= set(world.bot.queue.entries), "both keep their place"
+    assert not world.bot.queue.proposals, "not pinged again at once"
+    assert sum(1 for m in world.channel.history() if "c4:m:" in " ".join(custom_ids(m))) == pings_before - 1
