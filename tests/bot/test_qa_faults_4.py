@@ -49,6 +49,16 @@ async def test_a_match_whose_second_player_sat_down_elsewhere_leaves_the_first_i
     assert world.ana.id in world.bot.queue.entries, "ana keeps her place in the queue"
 
 
+async def queue_match_started(world) -> None:
+    """ana and beto join the 1 v 1 queue and both accept the match it proposes: its table opens."""
+    queue_message = await open_queue(world)
+    for member in (world.ana, world.beto):
+        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    mid = match_id(ping_of(world))
+    for member in (world.ana, world.beto):
+        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+
+
 DAY = 86400
 
 
@@ -64,16 +74,24 @@ async def two_player_league(world, **options):
     return world.bot.leagues.leagues[1]
 
 
+async def league_fixture_in_play(world, before_the_deadline: float | None = None):
+    """`two_player_league`, whose one fixture both players open with «Jugar» (``before_the_deadline``
+    seconds before the round's deadline, if given): the league, the fixture and its table."""
+    league = await two_player_league(world)
+    fixture = league.fixtures[0]
+    if before_the_deadline is not None:
+        await world.env.advance_time(league.round_deadline - world.bot.tables.clock.now() - before_the_deadline)
+    for member in (world.ana, world.beto):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    return league, fixture, world.bot.tables.tables[fixture.table_id]
+
+
 async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline(world):
     """G2: both sides press «Jugar», the table is ended (no result), nobody presses again: at the round's
     deadline the fixture must be decided by the policy like any unplayed one; it used to stay "playing"
     with no table, and the league never ended. The table's host may not end it (a player losing the mesa
     could), only a member who can manage the server."""
-    league = await two_player_league(world)
-    fixture = league.fixtures[0]
-    for member in (world.ana, world.beto):
-        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
-    table = world.bot.tables.tables[fixture.table_id]
+    league, fixture, table = await league_fixture_in_play(world)
     host = world.ana if table.host_id == world.ana.id else world.beto
     thread = next(c for c in world.channel.threads if c.id == table.channel_id)
     refused = await host.slash(thread, "cuarenta end")
@@ -87,30 +105,32 @@ async def test_a_league_fixture_whose_table_was_ended_is_decided_at_the_deadline
 
 async def test_a_league_fixture_whose_players_all_timed_out_is_decided_at_the_deadline(world):
     """G2: both press «Jugar» and then nobody plays: the turn timers make both away and the table ends by
-    itself. The round's deadline must still decide the fixture."""
-    league = await two_player_league(world)
-    fixture = league.fixtures[0]
-    for member in (world.ana, world.beto):
-        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
-    table = world.bot.tables.tables[fixture.table_id]
+    itself. The round's deadline decides the fixture (it used not to)."""
+    league, fixture, table = await league_fixture_in_play(world)
     await world.env.advance_time(3 * DAY)
     assert not table.is_open, "the abandoned table ended by itself"
     assert fixture.resolved, f"fixture still {fixture.status!r} two days after the deadline"
     assert league.status == "finished"
 
 
-async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_deadline(world):
-    """G3, the same in a tournament: a match whose table ended without a winner (both players timed out and
-    went away) is never decided at the deadline, so the tournament never ends."""
+async def two_player_tournament_match(world, **options):
+    """A one-round elimination tournament of ana and beto (``rapido``, a day a round) whose match both
+    players have opened with «Jugar»: the tournament and the match."""
     await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
-                          rules="rapido", days=1)
+                          rules="rapido", days=1, **options)
     for member in (world.ana, world.beto):
         await member.slash(world.channel, "cuarenta tournament signup")
     await world.eva.slash(world.channel, "cuarenta tournament close")
     tour = world.bot.tournaments.tournaments[1]
     for member in (world.ana, world.beto):
         await member.click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
-    match = tour.matches[0]
+    return tour, tour.matches[0]
+
+
+async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_deadline(world):
+    """G3, the same in a tournament: a match whose table ended without a winner (both players timed out and
+    went away) was never decided at the deadline, so the tournament never ended. It is decided now."""
+    tour, match = await two_player_tournament_match(world)
     table = world.bot.tables.tables[match.table_id]
     await world.env.advance_time(3 * DAY)
     assert not table.is_open, "the abandoned table ended by itself"
@@ -120,8 +140,9 @@ async def test_a_tournament_match_whose_table_was_abandoned_is_decided_at_the_de
 
 async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
     """G6: the organizer replaces beto with caro (her client in English, as everyone's here). When caro's
-    fixture opens, her seat, her welcome and her DM hand must be in English, like ana's; the newcomer's
-    language is never taken, so everything she gets from the table is in Spanish."""
+    fixture opens, her seat, her welcome and her DM hand must be in English, like ana's. The newcomer's
+    language used to be never taken, so everything she got from the table was in Spanish; it is taken
+    when she presses «Jugar»."""
     await world.eva.slash(world.channel, "cuarenta league create", name="Liga", rules="rapido")
     for member in (world.ana, world.beto):
         await member.slash(world.channel, "cuarenta league signup")
@@ -147,11 +168,7 @@ async def test_a_league_player_cannot_kick_their_opponent_and_win_against_a_comp
     convenience there, but it lets them `/cuarenta kick` their opponent mid-mesa: a computer takes the
     opponent's seat for good and the mesa, once finished, is recorded as the fixture's result. A player of a
     refereed match must not be able to remove the other side."""
-    league = await two_player_league(world)
-    fixture = league.fixtures[0]
-    for member in (world.ana, world.beto):
-        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
-    table = world.bot.tables.tables[fixture.table_id]
+    league, fixture, table = await league_fixture_in_play(world)
     host = world.ana if table.host_id == world.ana.id else world.beto
     opponent = world.beto if host is world.ana else world.ana
     thread = next(c for c in world.channel.threads if c.id == table.channel_id)
@@ -168,15 +185,7 @@ async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(w
     «Jugar», and a click on an old «Revancha» is refused, dealing nothing."""
     from .helpers import play_to_end
 
-    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
-                          rules="rapido", days=1, best_of=3)
-    for member in (world.ana, world.beto):
-        await member.slash(world.channel, "cuarenta tournament signup")
-    await world.eva.slash(world.channel, "cuarenta tournament close")
-    tour = world.bot.tournaments.tournaments[1]
-    for member in (world.ana, world.beto):
-        await member.click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
-    match = tour.matches[0]
+    tour, match = await two_player_tournament_match(world, best_of=3)
     members = {world.ana.id: world.ana, world.beto.id: world.beto}
     table = await play_to_end(world, match.table_id, members)
     await world.env.settle()
@@ -192,9 +201,9 @@ async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(w
 
 
 async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(world):
-    """G9: beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second is
-    told "That match is no longer open." although it just started (a rematch's double «Acepto» is answered
-    with the new table, `vote_rematch`)."""
+    """G9: beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second was
+    told "That match is no longer open." although it had just started. Both are now answered with the
+    started match (as a rematch's double «Acepto» is answered with the new table, `vote_rematch`)."""
     from .helpers import double_click
 
     queue_message = await open_queue(world)
@@ -237,17 +246,12 @@ async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, 
 
 
 async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
-    """G7: tables opened by the queue (and by leagues and tournaments) are created without the server's and
-    the channel's names, so every DM hand of a competition table is headed "Table #1 · ? · #?": the player
-    cannot tell where the table is (the header of a table opened with /cuarenta new names both)."""
+    """G7: tables opened by the queue (and by leagues and tournaments) were created without the server's and
+    the channel's names, so every DM hand of a competition table was headed "Table #1 · ? · #?": the player
+    could not tell where the table is. The presenters now give the thread's place (`Place`)."""
     from .helpers import latest_hand
 
-    queue_message = await open_queue(world)
-    for member in (world.ana, world.beto):
-        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
-    mid = match_id(ping_of(world))
-    for member in (world.ana, world.beto):
-        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await queue_match_started(world)
     await world.env.advance_time(3)
     header = latest_hand(world.ana).content.splitlines()[0]
     assert "· ? ·" not in header and "#?" not in header, header
@@ -256,8 +260,8 @@ async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
 
 async def test_a_member_who_left_the_server_is_not_matched_from_the_queue(world, make_bot):
     """G10: with the members intent on (so the bot hears GUILD_MEMBER_REMOVE, and a seat at a table is freed:
-    `member_gone`), ana waits in the queue and then leaves the server. Her queue entry stays: beto, joining
-    next, is matched with someone who is no longer in the server and waits out the 60-second accept."""
+    `member_gone`), ana waits in the queue and then leaves the server. Her queue entry used to stay, and
+    beto, joining next, was matched with someone no longer in the server. She now leaves the queue."""
     await world.env.restart_bot(make_bot(members_intent=True))
     queue_message = await open_queue(world)
     await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
@@ -271,12 +275,7 @@ async def test_a_member_who_left_the_server_is_not_matched_from_the_queue(world,
 async def test_a_queue_match_host_cannot_kick_the_opponent_but_a_manager_can(world):
     """G4 at a queue match's table (refereed too): the player who happens to host it cannot remove the
     other side; a member who can manage the server still can, as at any table."""
-    queue_message = await open_queue(world)
-    for member in (world.ana, world.beto):
-        await member.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
-    mid = match_id(ping_of(world))
-    for member in (world.ana, world.beto):
-        await member.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await queue_match_started(world)
     table = world.bot.tables.table_of_user(world.ana.id)
     assert table is not None and table.refereed == "queue" and table.status == "playing"
     host = world.ana if table.host_id == world.ana.id else world.beto
@@ -320,12 +319,7 @@ async def test_a_fixture_whose_table_ends_without_a_result_after_the_deadline_is
     so the league does not stay running for ever."""
     from bot.competitions.referee import RECHECK_AFTER
 
-    league = await two_player_league(world)
-    fixture = league.fixtures[0]
-    await world.env.advance_time(league.round_deadline - world.bot.tables.clock.now() - 5)
-    for member in (world.ana, world.beto):
-        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
-    table = world.bot.tables.tables[fixture.table_id]
+    league, fixture, table = await league_fixture_in_play(world, before_the_deadline=5)
     await world.env.advance_time(30)
     assert table.is_open and fixture.status == "playing", "in play at the deadline: left to its table"
     await world.bot.tables.end(table.id, user_id=world.eva.id, can_manage=True)
