@@ -11,12 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.competitions import QUEUE_ITEMS, QueueButton, QueueDiscord, QueueService, queue_payload
+from bot.competitions.present import cancelled_text
 from bot.competitions.queue import ACCEPT_TIMEOUT
 from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import answer
 from bot.ui.render import make_view
-from bot.ui.words import clean
 from cogs.grouped import GroupedCog
 from cogs.tables import _s
 
@@ -162,8 +162,7 @@ class CompetitionsCog(GroupedCog):
             elif proposal.status == "started":
                 text = t("ok.match_started", lang, table=proposal.table_id, link=f"<#{proposal.channel_id}>")
             elif proposal.status == "cancelled" and proposal.seated:  # someone sat down elsewhere
-                text = t("match.cancelled_seated", lang, mode=t(f"queue.mode.{proposal.mode}", lang),
-                         names=", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing))
+                text = cancelled_text(proposal, lang)
             elif proposal.status == "cancelled":
                 text = t("err.match_gone", lang)
             else:

@@ -53,9 +53,15 @@ def match_payload(proposal: Proposal, lang: str, link: str | None = None) -> Pay
     elif not proposal.missing:  # everyone accepted, but the table could not be opened
         text = t("match.failed", lang, mode=mode)
     else:
-        names = ", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing)
-        text = t("match.cancelled_seated" if proposal.seated else "match.cancelled", lang, mode=mode, names=names)
+        text = cancelled_text(proposal, lang)
     return Payload(content=f"{text}\n{marks}")
+
+
+def cancelled_text(proposal: Proposal, lang: str) -> str:
+    """Why a cancelled match ended, naming who did not accept (or sat down at another table)."""
+    names = ", ".join(clean(proposal.names.get(u, "?")) for u in proposal.missing)
+    return t("match.cancelled_seated" if proposal.seated else "match.cancelled", lang,
+             mode=t(f"queue.mode.{proposal.mode}", lang), names=names)
 
 
 class QueueDiscord:
@@ -167,4 +173,4 @@ class QueueDiscord:
             log.info("queue DM to user %d failed (%s %s)", entry.user_id, exc.status, exc.code)
 
 
-__all__ = ["MATCH_SIZE", "QueueDiscord", "match_payload", "queue_payload"]
+__all__ = ["MATCH_SIZE", "QueueDiscord", "cancelled_text", "match_payload", "queue_payload"]

@@ -196,11 +196,8 @@ class RematchMixin:
         for table_id, data in (await self.store.load_rematch_checks()).items():  # type: ignore[attr-defined]
             row = await self.store.load_table(table_id)  # type: ignore[attr-defined]
             if row is not None and not self.serves_guild(row.guild_id):  # type: ignore[attr-defined]
-                continue  # the process that runs its server resumes it (`fetch` would hold its table here)
-            try:
-                old = await self.fetch(table_id)  # type: ignore[attr-defined]
-            except TableError:
-                old = None
+                continue  # the process that runs its server resumes it
+            old = self.tables.get(table_id) or (self._from_row(row) if row is not None else None)  # type: ignore[attr-defined]
             if old is None or old.status != FINISHED or table_id in self._checks:
                 await self.store.save_rematch_check(table_id, None)  # type: ignore[attr-defined]
                 continue

@@ -211,14 +211,12 @@ async def test_a_dm_hand_write_another_process_overtook_is_followed_by_one_of_th
     assert shown == [0, 1], "the overtaken write is followed by one that shows the other process's play"
 
 
-async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_does_not_send_it(monkeypatch):
-    """The edit waits for its slot (one edit a second per table); another process saves a play during
-    that wait: this process sends nothing (that process shows it), and does not catch up to edit again."""
-    service = SharedService()
-    shown: list[int] = []
-
+def _behind_after_the_wait(monkeypatch, service, shown: list[int], table) -> DiscordNotifier:
+    """A presenter (an edit a second per table, the clock at 0.5 s) whose every wait for a write's slot
+    ends with ``service`` behind: another process's save lands while it waits. Edits are spied into
+    ``shown``."""
     async def slot(seconds: float) -> None:
-        service.behind_now = True  # the other process's save lands while this one waits
+        service.behind_now = True
         await asyncio.sleep(0)
 
     _spy_edits(monkeypatch, shown, lambda: table)
@@ -226,9 +224,17 @@ async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_do
     class Client:
         pass
 
-    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
-                               pictures=False)
+    return DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
+                           pictures=False)
+
+
+async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_does_not_send_it(monkeypatch):
+    """The edit waits for its slot (one edit a second per table); another process saves a play during
+    that wait: this process sends nothing (that process shows it), and does not catch up to edit again."""
+    service = SharedService()
+    shown: list[int] = []
     table = _table()
+    notifier = _behind_after_the_wait(monkeypatch, service, shown, table)
     state = notifier._state(table)
     state.hand, state.last_write = 1, 0.0  # the last edit was half a second ago
     await notifier.game_changed(table, [])
@@ -239,19 +245,8 @@ async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_do
 async def test_a_dm_hand_changed_elsewhere_while_its_write_waited_is_not_written(monkeypatch):
     service = HandService()
     shown: list[int] = []
-
-    async def slot(seconds: float) -> None:
-        service.behind_now = True
-        await asyncio.sleep(0)
-
-    _spy_edits(monkeypatch, shown, lambda: table)
-
-    class Client:
-        pass
-
-    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
-                               pictures=False)
     table = _person_table()
+    notifier = _behind_after_the_wait(monkeypatch, service, shown, table)
     notifier.hands._last_write[(table.id, 0)] = 0.0  # written half a second ago: the next write waits
     notifier.hands._keys[(table.id, 0)] = ("an older hand",)
     notifier.hands.refresh(table)
