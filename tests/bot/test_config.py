@@ -188,3 +188,22 @@ def test_a_process_runs_the_servers_of_its_shards_only():
     assert some.runs_guild((5 << 22) + 12345) is False and some.runs_guild(6 << 22) is True
     every = Settings.from_env({}, load_dotenv_file=False)
     assert every.runs_guild(1 << 22) and every.runs_guild(3 << 22)
+
+
+async def test_a_restarted_bot_resumes_the_open_tables_of_its_own_shards_only(world, make_bot):
+    """`CuarentaBot.setup_hook` gives the table service its settings' `runs_guild`: a process restarted
+    with shards that leave out the server's resumes none of its tables (another process runs it), and one
+    restarted with the server's shard resumes them."""
+    import dataclasses
+
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    assert 1 in world.bot.tables.tables
+    shard = (world.guild.id >> 22) % 2
+
+    for runs, resumed in (((1 - shard,), False), ((shard,), True)):
+        bot = make_bot()
+        bot.settings = dataclasses.replace(bot.settings, shard_ids=runs, shard_count=2)
+        await world.env.restart_bot(bot)
+        assert bot.tables.serves_guild(world.guild.id) is resumed
+        assert (1 in bot.tables.tables) is resumed, f"shards {runs}: table #1 resumed should be {resumed}"
+    assert world.env.errors == []
