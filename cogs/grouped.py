@@ -67,13 +67,22 @@ class GroupedCog(commands.Cog):
         """Turn a refusal's parameters into words (subclasses translate their own)."""
         return params
 
+    async def explain(self, error: TableError, interaction: discord.Interaction) -> TableError:
+        """A refusal made more precise before it is shown (subclasses: an ended league or tournament rather
+        than an unknown one); by default ``error`` itself."""
+        return error
+
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]]) -> None:
-        """Run ``action(lang)`` under the 3-second guard; a `TableError` becomes an ephemeral message in the
-        user's language, anything else is logged and answered with a generic error."""
+        """Run ``action(lang)`` under the 3-second guard; a `TableError` (made precise by `explain`) becomes
+        an ephemeral message in the user's language, anything else is logged and answered with a generic
+        error."""
         async with answer.watchdog(interaction):
             lang = await answer.language(interaction)  # may read the store: under the 3-second guard
             try:
-                await action(lang)
+                try:
+                    await action(lang)
+                except TableError as refused:
+                    raise await self.explain(refused, interaction) from None
             except TableError as error:
                 log.info("interaction %s refused: %s", interaction.id, error.key)
                 await answer.reply(interaction, t(error.key, lang, **self.refusal_params(dict(error.params), lang)))

@@ -60,6 +60,12 @@ class LeaguesCog(GroupedCog):
         """Which field was wrong, in words."""
         return league_words(params, lang)
 
+    async def explain(self, error: TableError, interaction: discord.Interaction) -> TableError:
+        """An old button or a command naming a league that ended says so, not "no league #N"."""
+        if error.key == "err.league_unknown":
+            return await self.leagues.why_not_open(int(error.params["league"]), interaction.guild_id or 0)
+        return error
+
     def _pick(self, interaction: discord.Interaction, league: int | None) -> League:
         return self.leagues.pick(interaction.guild_id or 0, league, interaction.user.id)
 

@@ -59,6 +59,12 @@ class TournamentsCog(GroupedCog):
         """Which field was wrong, in words."""
         return league_words(params, lang)
 
+    async def explain(self, error: TableError, interaction: discord.Interaction) -> TableError:
+        """An old button or a command naming a tournament that ended says so, not "no tournament #N"."""
+        if error.key == "err.tournament_unknown":
+            return await self.service.why_not_open(int(error.params["tournament"]), interaction.guild_id or 0)
+        return error
+
     def _pick(self, interaction: discord.Interaction, tournament: int | None) -> Tournament:
         return self.service.pick(interaction.guild_id or 0, tournament, interaction.user.id)
 

@@ -193,6 +193,12 @@ class LeagueRepo:
             rows = await cursor.fetchall()
         return [await self._whole(row) for row in rows]
 
+    async def status_of(self, league_id: int) -> tuple[int, str, str] | None:
+        """``(guild_id, status, name)`` of a league of any status, or None when there is no such league."""
+        async with rows_of(self._db, "SELECT guild_id, status, name FROM leagues WHERE id = ?", (league_id,)) as cursor:
+            row = await cursor.fetchone()
+        return (int(row[0]), str(row[1]), str(row[2])) if row else None
+
     async def leagues_of(self, guild_id: int) -> list[League]:
         """Every league of a server (any status), whole, newest first."""
         async with rows_of(self._db, f"SELECT {_LEAGUE_COLS} FROM leagues WHERE guild_id = ? ORDER BY id DESC",

@@ -130,6 +130,16 @@ class LeagueService(Background):
             raise LeagueError("err.league_none")
         raise LeagueError("err.league_which", leagues=", ".join(f"#{lg.id} {lg.name}" for lg in here))
 
+    async def why_not_open(self, league_id: int, guild_id: int) -> LeagueError:
+        """Why league ``league_id`` of this server is not open: ``err.league_over`` or
+        ``err.league_was_cancelled`` (with its name) when it ended, else ``err.league_unknown``. Reads the
+        store: for a refusal only (an old button or a command that names an ended league)."""
+        found = await self.repo.status_of(league_id)
+        if found is not None and found[0] == guild_id and found[1] in ("finished", "cancelled"):
+            key = "err.league_over" if found[1] == "finished" else "err.league_was_cancelled"
+            return LeagueError(key, league=league_id, name=found[2])
+        return LeagueError("err.league_unknown", league=league_id)
+
     async def history(self, guild_id: int) -> list[League]:
         """Every league of a server, newest first (finished and cancelled included)."""
         return await self.repo.leagues_of(guild_id)

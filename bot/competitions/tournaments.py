@@ -535,6 +535,18 @@ class TournamentService(Background):
     async def _save_match(self, m: Match) -> None:
         await self._exec([(_MATCH_UPDATE, _match_params(m))])
 
+    async def why_not_open(self, tournament_id: int, guild_id: int) -> TournamentError:
+        """Why tournament ``tournament_id`` of this server is not open: ``err.tournament_over`` or
+        ``err.tournament_was_cancelled`` (with its name) when it ended, else ``err.tournament_unknown``.
+        Reads the store: for a refusal only (an old button or a command that names an ended tournament)."""
+        async with rows_of(self._db, "SELECT guild_id, status, name FROM tournaments WHERE id = ?",
+                           (tournament_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is not None and int(row[0]) == guild_id and str(row[1]) in ("finished", "cancelled"):
+            key = "err.tournament_over" if row[1] == "finished" else "err.tournament_was_cancelled"
+            return TournamentError(key, tournament=tournament_id, name=str(row[2]))
+        return TournamentError("err.tournament_unknown", tournament=tournament_id)
+
     async def _load_open(self) -> list[Tournament]:
         async with rows_of(self._db,
                 "SELECT id, guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days, policy,"

@@ -297,3 +297,31 @@ async def test_the_round_message_carries_the_standings_as_a_picture_and_as_text(
     assert embed.image.url and embed.image.url.endswith("tabla.png")
     assert [a.filename for a in message.attachments] == ["tabla.png"]
     assert "**Tabla**" in embed.description and "ana" in embed.description
+
+
+async def test_the_old_buttons_and_commands_of_an_ended_league_say_it_ended(world):
+    """A league's sign-up and «Jugar» buttons stay on their messages after it ends. A click on them, or a
+    command that names the league, says that league #N is over (or was cancelled), not that there is no
+    league #N on the server (QA pass 4)."""
+    await create_league(world, rules="rapido", days=1, policy="double_loss")
+    signup = latest_with(world, "c4:g:1:j")
+    for member in (world.ana, world.beto):
+        await member.click(signup, custom_id="c4:g:1:j")
+    await world.eva.click(signup, custom_id="c4:g:1:c")
+    play_button = latest_with(world, "c4:g:1:p")
+    await world.env.advance_time(DAY + 5)
+    assert world.bot.leagues.leagues.get(1) is None, "nobody played the only fixture: the league finished"
+
+    over = t("err.league_over", "en", league=1, name="Liga de Quito")
+    assert (await world.ana.click(play_button, custom_id="c4:g:1:p")).response.content == over
+    named = await world.ana.slash(world.channel, "cuarenta league play", league=1)
+    assert named.ephemeral and named.response.content == over
+
+    second = await world.eva.slash(world.channel, "cuarenta league create", name="Liga 2")
+    assert "league #2" in second.response.content
+    await world.eva.slash(world.channel, "cuarenta league cancel", league=2)
+    cancelled = await world.ana.click(latest_with(world, "c4:g:2:j"), custom_id="c4:g:2:j")
+    assert cancelled.response.content == t("err.league_was_cancelled", "en", league=2, name="Liga 2")
+    unknown = await world.ana.slash(world.channel, "cuarenta league play", league=9)
+    assert unknown.response.content == t("err.league_unknown", "en", league=9), "a league that never was"
+    assert world.env.errors == []

@@ -153,3 +153,31 @@ async def test_a_day_before_the_deadline_the_players_are_reminded_then_the_polic
     await world.env.advance_time(86400)
     match = tour.matches[0]
     assert match.status == "walkover" and match.winner == world.ana.id and tour.status == "finished"
+
+
+async def test_the_old_buttons_and_commands_of_an_ended_tournament_say_it_ended(world):
+    """A tournament's «Jugar» button stays on its round message after the tournament ends. A click on it,
+    or a command that names the tournament, says that tournament #N is over (or was cancelled), not that
+    there is no tournament #N on the server (QA pass 4)."""
+    from bot.i18n import t
+
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa Quito", format="elimination",
+                          rules="rapido")
+    signup = latest_with(world, "c4:o:1:j")
+    for member in (world.ana, world.beto):
+        await member.click(signup, custom_id="c4:o:1:j")
+    await world.eva.click(signup, custom_id="c4:o:1:c")
+    play = latest_with(world, "c4:o:1:p")
+    await world.eva.slash(world.channel, "cuarenta tournament walkover", player=world.ana)
+    assert world.bot.tournaments.tournaments.get(1) is None, "the final was decided: the tournament is over"
+
+    over = t("err.tournament_over", "en", tournament=1, name="Copa Quito")
+    assert (await world.beto.click(play, custom_id="c4:o:1:p")).response.content == over
+    named = await world.beto.slash(world.channel, "cuarenta tournament play", tournament=1)
+    assert named.ephemeral and named.response.content == over
+
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa 2", format="swiss", rules="rapido")
+    await world.eva.slash(world.channel, "cuarenta tournament cancel", tournament=2)
+    cancelled = await world.ana.click(latest_with(world, "c4:o:2:j"), custom_id="c4:o:2:j")
+    assert cancelled.response.content == t("err.tournament_was_cancelled", "en", tournament=2, name="Copa 2")
+    assert world.env.errors == []
