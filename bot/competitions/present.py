@@ -120,18 +120,21 @@ class QueueDiscord:
                 await channel.get_partial_message(proposal.message_id).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
             log.warning("queue: match %d message failed (%s %s)", proposal.id, exc.status, exc.code)
+            if proposal.status != "open" and proposal.message_id is not None and payload.content:
+                await self.queue.ping_unshown(proposal.message_id, payload.content)  # shown at the next start
             return
         if proposal.status != "open":
             await self.queue.ping_done(proposal.message_id)
 
-    async def pings_dropped(self, pings: list[tuple[int, int, int]]) -> None:
-        """After a restart: the pings of the proposals it dropped (``(message_id, channel_id, guild_id)``)
-        say so, without buttons; the people still waiting get a new ping."""
-        for message_id, channel_id, guild_id in pings:
-            lang = await self.tables.public_language(guild_id)
+    async def pings_dropped(self, pings: list[tuple[int, int, int, str | None]]) -> None:
+        """After a restart: the pings left with buttons (``(message_id, channel_id, guild_id, final)``) lose
+        them and show ``final``, how their match ended when that edit had failed, else that the restart
+        dropped their proposal; the people still waiting get a new ping."""
+        for message_id, channel_id, guild_id, final in pings:
+            content = final if final is not None else t("match.dropped", await self.tables.public_language(guild_id))
             message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
             try:
-                await message.edit(content=t("match.dropped", lang), view=None)
+                await message.edit(content=content, view=None)
             except discord.HTTPException as exc:
                 log.info("queue: dropped ping %d not edited (%s %s)", message_id, exc.status, exc.code)
                 if exc.status >= 500:

@@ -96,9 +96,10 @@ class QueuePresenter(Protocol):
     async def tell(self, entry: Entry, kind: str, **params: Any) -> None:
         """A DM to one person: ``still_there`` (with a "still here" button), ``expired``, ``no_show``."""
 
-    async def pings_dropped(self, pings: list[tuple[int, int, int]]) -> None:
-        """After a restart: the pings (``(message_id, channel_id, guild_id)``) of the proposals it dropped
-        lose their buttons and say so (`QueueService.ping_done` each)."""
+    async def pings_dropped(self, pings: list[tuple[int, int, int, str | None]]) -> None:
+        """After a restart: the pings (``(message_id, channel_id, guild_id, final)``) left with buttons lose
+        them and show ``final`` (how their match ended, when its edit had failed), else say that the restart
+        dropped their proposal (`QueueService.ping_done` each)."""
 
 
 class QueueService(Background):
@@ -239,6 +240,11 @@ class QueueService(Background):
     async def ping_done(self, message_id: int) -> None:
         """A ping shows how its match ended (or was dealt with after a restart): forget it."""
         await self.repo.remove_ping(message_id)
+
+    async def ping_unshown(self, message_id: int, content: str) -> None:
+        """The edit that would show how a ping's match ended failed: ``content`` is kept with the ping, and
+        a restart shows it (`QueuePresenter.pings_dropped`) rather than say the match was dropped."""
+        await self.repo.set_ping_final(message_id, content)
 
     async def still_here(self, user_id: int) -> Entry:
         """"Still here": the entry's 30 minutes start again (its place is kept).

@@ -92,12 +92,18 @@ class QueueRepo:
         """Forget a ping: it shows how its match ended, or was dealt with after a restart."""
         await self._write("DELETE FROM queue_pings WHERE message_id = ?", (message_id,))
 
-    async def pings(self) -> list[tuple[int, int, int]]:
-        """Every kept ping as ``(message_id, channel_id, guild_id)``, oldest first."""
-        async with rows_of(self._db, "SELECT message_id, channel_id, guild_id FROM queue_pings ORDER BY message_id",
-                           ()) as cursor:
+    async def set_ping_final(self, message_id: int, content: str) -> None:
+        """Keep the words a ping should show (how its match ended) when the edit that shows them failed
+        (migration 14)."""
+        await self._write("UPDATE queue_pings SET final = ? WHERE message_id = ?", (content, message_id))
+
+    async def pings(self) -> list[tuple[int, int, int, str | None]]:
+        """Every kept ping as ``(message_id, channel_id, guild_id, final)``, oldest first; ``final`` is the
+        content its failed last edit should have shown, None while it asks to accept."""
+        async with rows_of(self._db, "SELECT message_id, channel_id, guild_id, final FROM queue_pings"
+                           " ORDER BY message_id", ()) as cursor:
             rows = await cursor.fetchall()
-        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+        return [(int(r[0]), int(r[1]), int(r[2]), str(r[3]) if r[3] is not None else None) for r in rows]
 
     async def ratings(self, guild_id: int, mode: str, user_ids: Sequence[int]) -> dict[int, float]:
         """The shown ratings of the server's current season in ``mode`` (users never rated are absent)."""

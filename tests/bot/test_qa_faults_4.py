@@ -245,6 +245,37 @@ async def test_a_match_ping_open_at_a_restart_does_not_keep_live_buttons(world, 
     assert await world.bot.queue.repo.pings() == [], "no ping with buttons is left to clean up"
 
 
+async def test_a_ping_whose_last_edit_failed_shows_how_its_match_ended_after_a_restart(world, make_bot):
+    """A match started, but Discord refused the edit that shows it on the ping (a 503): the ping still
+    offered «Aceptar», and after a restart it said the restart had dropped the match, which had started.
+    The words of that edit are now kept with the ping (migration 14), and a restart shows them, without
+    buttons."""
+    queue_message = await open_queue(world)
+    await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    await world.beto.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
+    ping = ping_of(world)
+    mid = match_id(ping)
+    await world.ana.click(ping, custom_id=f"c4:m:{mid}:y")
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{ping.id}", status=503, code=0,
+                           message="Service Unavailable", times=1)
+    await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
+    await world.env.settle()
+    table = world.bot.tables.table_of_user(world.ana.id)
+    assert table is not None, "the match started"
+    stale = next(m for m in world.channel.history() if m.id == ping.id)
+    assert custom_ids(stale), "the edit failed: the ping still shows its buttons"
+
+    await world.env.restart_bot(make_bot())
+    await world.env.settle()
+    now = next(m for m in world.channel.history() if m.id == ping.id)
+    assert not custom_ids(now), now.content
+    started = t("match.started", "es", mode=t("queue.mode.1v1", "es"), table=table.id, link=f"<#{table.channel_id}>")
+    assert now.content.startswith(started), now.content
+    assert "✅ ana · ✅ beto" in now.content
+    assert await world.bot.queue.repo.pings() == []
+    assert world.env.errors == []
+
+
 async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
     """G7: tables opened by the queue (and by leagues and tournaments) were created without the server's and
     the channel's names, so every DM hand of a competition table was headed "Table #1 · ? · #?": the player
