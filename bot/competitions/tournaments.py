@@ -444,6 +444,10 @@ class TournamentService(Background):
             self._tell("reminder", t, waiting)
 
     async def _deadline(self, tournament_id: int, rnd: int) -> None:
+        """The round's deadline: every match of the round not decided and not in play is decided. In a best
+        of 3, the side ahead on mesas won takes the match; otherwise the policy: a walkover for the only
+        side that pressed «Jugar», else a double loss. A match still in play is looked at again
+        (`RECHECK_AFTER`)."""
         async with self._lock:
             t = self.tournaments.get(tournament_id)
             if t is None or t.status != "running" or t.current_round != rnd:
@@ -458,7 +462,10 @@ class TournamentService(Background):
                     continue
                 # unplayed, or its table ended without a result
                 showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
-                if t.policy == "walkover" and len(showed) == 1:
+                ahead = m.a_user if m.wins_a > m.wins_b else m.b_user if m.wins_b > m.wins_a else None
+                if ahead is not None:  # best of 3: the side ahead on mesas won takes the match
+                    m.status, m.winner = "done", ahead
+                elif t.policy == "walkover" and len(showed) == 1:
                     m.status, m.winner = "walkover", showed[0]
                 else:
                     m.status, m.winner = "double_loss", None

@@ -181,3 +181,26 @@ async def test_the_old_buttons_and_commands_of_an_ended_tournament_say_it_ended(
     cancelled = await world.ana.click(latest_with(world, "c4:o:2:j"), custom_id="c4:o:2:j")
     assert cancelled.response.content == t("err.tournament_was_cancelled", "en", tournament=2, name="Copa 2")
     assert world.env.errors == []
+
+
+async def test_at_the_deadline_the_side_ahead_in_a_best_of_3_takes_the_match(world):
+    """A best-of-3 final: one mesa is played, then nobody presses «Jugar» again before the deadline. The
+    side that won that mesa takes the match (1–0), rather than both losing by the double-loss policy."""
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Final", best_of=3, days=2,
+                          policy="double_loss", rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    match = tour.matches[0]
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament play")
+    table = await play_to_end(world, match.table_id, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    first = table.seats[table.game.winner].user_id
+    assert match.status == "pending" and match.wins_a + match.wins_b == 1
+
+    await world.env.advance_time(2 * 86400 + 5)
+    assert match.status == "done" and match.winner == first, (match.status, match.winner)
+    assert tour.status == "finished" and world.bot.tournaments.champion(tour) == first
+    assert world.env.errors == []
