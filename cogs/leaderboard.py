@@ -195,7 +195,8 @@ class LeaderboardCog(commands.Cog):
     async def on_board(self, interaction: discord.Interaction, guild_id: int, season: int | None, mode: str,
                        page: int) -> None:
         """A leaderboard button. The person who asked for the board turns its pages; anyone else gets
-        their own copy, ephemerally, with their own place in the footer."""
+        their own copy, ephemerally, with their own place in the footer, and so does a board button's id
+        pressed on a message that is not a board (`boards.is_board`)."""
 
         async def run(lang: str) -> None:
             if guild_id != interaction.guild_id:
@@ -203,7 +204,8 @@ class LeaderboardCog(commands.Cog):
             message = interaction.message
             meta = getattr(message, "interaction_metadata", None) if message is not None else None
             owner = meta.user.id if meta is not None and meta.user is not None else None
-            if message is not None and not message.flags.ephemeral and owner not in (None, interaction.user.id):
+            if message is not None and not message.flags.ephemeral and (owner not in (None, interaction.user.id)
+                                                                        or not boards.is_board(message)):
                 payload = await self._board(interaction, guild_id, mode, season, page, lang)
                 await self._send(interaction, payload, ephemeral=True)
                 return
@@ -218,7 +220,7 @@ class LeaderboardCog(commands.Cog):
                           description=_s("A player's record on this server", "cmd.stats.desc"))
     @app_commands.rename(user=_s("user", "opt.user.name"))
     @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
-    async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Mesas, chicas, win rate per mode, caídas, limpias, rondas, zapateros, streak, rating, last 10,
         partner (ephemeral, in the caller's language)."""
 
@@ -235,7 +237,7 @@ class LeaderboardCog(commands.Cog):
                           description=_s("A player's recent mesas on this server", "cmd.history.desc"))
     @app_commands.rename(user=_s("user", "opt.user.name"))
     @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
-    async def history(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Recent finished mesas with score, partners and opponents (ephemeral)."""
 
         async def run(lang: str) -> None:

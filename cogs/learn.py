@@ -34,13 +34,19 @@ class LearnCog(GroupedCog):
     ITEMS = LEARN_ITEMS
     HANDLER = "learn_handler"
 
+    async def _public(self, interaction: discord.Interaction) -> str | None:
+        """The server's public language, in which its table messages are written (None in a DM)."""
+        if interaction.guild_id is None:
+            return None
+        return await self.bot.tables.public_language(interaction.guild_id)  # type: ignore[attr-defined,no-any-return]
+
     @app_commands.command(name=_text("help", "cmd.help.name"),
                           description=_text("Learn to play Cuarenta with a short guide", "cmd.help.desc"))
     async def help(self, interaction: discord.Interaction) -> None:
         """The guide's first page, ephemerally, in the user's language."""
 
         async def run(lang: str) -> None:
-            await answer.reply(interaction, **guide_payload(0, lang).send_kwargs())
+            await answer.reply(interaction, **guide_payload(0, lang, await self._public(interaction)).send_kwargs())
 
         await self._guard(interaction, run)
 
@@ -49,7 +55,7 @@ class LearnCog(GroupedCog):
         restart: the page travels in the custom_id or the select's value)."""
 
         async def run(lang: str) -> None:
-            await answer.edit_own(interaction, guide_payload(page, lang))
+            await answer.edit_own(interaction, guide_payload(page, lang, await self._public(interaction)))
 
         await self._guard(interaction, run)
 

@@ -6,7 +6,7 @@ emojis when the bot has them, else ``5♥``); the numbers come from ``Rules.pres
 labels and command names from the same catalog keys the table and the hands use, so the guide cannot
 drift from what the bot shows.
 
-Shape: `guide_pages(lang)` → a tuple of `GuidePage` (``key``, ``title``, ``body``), in reading order
+Shape: `guide_pages(lang, public)` → a tuple of `GuidePage` (``key``, ``title``, ``body``), in reading order
 (`PAGE_KEYS`). Each example capture is data (`EXAMPLES`), so a test can check it against the engine.
 """
 
@@ -84,8 +84,10 @@ def command(lang: str, key: str) -> str:
     return f"/{t('cmd.cuarenta.name', names)} {t(f'cmd.{key}.name', names)}"
 
 
-def _params(lang: str) -> dict[str, dict[str, object]]:
-    """Each page's placeholders, from the quito preset, the example cards and the bot's own labels."""
+def _params(lang: str, public: str) -> dict[str, dict[str, object]]:
+    """Each page's placeholders, from the quito preset, the example cards and the bot's own labels: those
+    of the table message in the server's language ``public`` (as the reader sees them there), those of the
+    hand in the reader's ``lang``."""
     quito = Rules.preset("quito")
     match, sums, stair = EXAMPLES["match"], EXAMPLES["sum"], EXAMPLES["stair"]
     return {
@@ -99,15 +101,17 @@ def _params(lang: str) -> dict[str, dict[str, object]]:
                    "ronda": quito.ronda, "doble": award_text(quito.doble_ronda, lang)},
         "end": {"score38": quito.score38 or quito.target - 2, "below": quito.zapateria_below,
                 "rules_cmd": command(lang, "rules")},
-        "read": {"on_table": t("table.on_table", lang), "score38": quito.score38 or quito.target - 2},
-        "buttons": {"trail": t("dm.trail_placeholder", lang), "my_hand": t("btn.my_hand", lang),
-                    "hand_cmd": command(lang, "hand"), "why": t("btn.why", lang)},
+        "read": {"on_table": t("table.on_table", public), "score38": quito.score38 or quito.target - 2},
+        "buttons": {"trail": t("dm.trail_placeholder", lang), "my_hand": t("btn.my_hand", public),
+                    "hand_cmd": command(lang, "hand"), "why": t("btn.why", public)},
     }
 
 
-def guide_pages(lang: str) -> tuple[GuidePage, ...]:
-    """The whole guide in ``lang`` (``"es"``, ``"en"`` or ``"pt"``), one `GuidePage` per `PAGE_KEYS`."""
-    params = _params(lang)
+def guide_pages(lang: str, public: str | None = None) -> tuple[GuidePage, ...]:
+    """The whole guide in ``lang`` (``"es"``, ``"en"`` or ``"pt"``), one `GuidePage` per `PAGE_KEYS`; the
+    table message's words it quotes are in ``public``, the server's language (default ``lang``), because
+    the table message is written in it."""
+    params = _params(lang, public or lang)
     pages = []
     for key in PAGE_KEYS:
         values = params.get(key, {})

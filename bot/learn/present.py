@@ -21,11 +21,12 @@ from .items import GuideButton, GuideSelect
 from .presets import REFERENCE, difference_lines, term_lines
 
 
-def guide_payload(page: int, lang: str) -> Payload:
+def guide_payload(page: int, lang: str, public: str | None = None) -> Payload:
     """Page ``page`` (0-based, kept within the guide) of the guide in ``lang``: an embed titled with the
     page's topic, the page number in the footer; ◀ and ▶ (disabled at the ends) and a select that jumps
-    to any topic (the current one preselected)."""
-    pages = guide_pages(lang)
+    to any topic (the current one preselected). ``public``: the server's language, in which the guide
+    quotes the table message's buttons and words (default ``lang``)."""
+    pages = guide_pages(lang, public)
     page = clamp_page(page)
     shown = pages[page]
     embed = discord.Embed(title=limits.clip(shown.title, limits.EMBED_TITLE), colour=COLOR,

@@ -166,7 +166,7 @@ def term_lines(rules: Rules, lang: str) -> list[str]:
         t("learn.rules.caida", lang, caida=_points(rules.caida, lang)),
         t("learn.rules.limpia", lang, limpia=_points(rules.limpia, lang),
           caida_limpia=_points(rules.caida_limpia, lang)),
-        t("learn.rules.ronda", lang, ronda=_points(rules.ronda, lang), doble=award_text(rules.doble_ronda, lang)),
+        t("learn.rules.ronda", lang, ronda=_falla(rules.ronda, lang), doble=award_text(rules.doble_ronda, lang)),
         t("learn.rules.caida_en_ronda", lang,
           value=_caida_en_ronda((rules.caida_en_ronda, rules.caida_en_ronda_limpia), lang)),
         t("learn.rules.four_caidas", lang, value=_four(rules.four_caidas, lang)),

@@ -36,6 +36,7 @@ from bot.replays.present import replay_command
 
 from . import limits
 from .render import Payload, make_view
+from .router import message_components
 
 COLOR = discord.Colour(0x1F8B4C)
 NAME_LIMIT = 24
@@ -71,6 +72,14 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
         """Hand the click to the board handler (the leaderboard cog)."""
         await _handler(interaction).on_board(interaction, self.guild_id, self.season or None, self.mode,
                                              self.page)
+
+
+def is_board(message: discord.Message | None) -> bool:
+    """Whether ``message`` (as Discord sent it with a click) is a leaderboard: it carries a `BoardButton`.
+    A board button's custom_id pressed on any other message (a stale or forged click on a table message)
+    must not turn that message into a board."""
+    template = BoardButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+    return any(template.fullmatch(custom_id) for _, custom_id in message_components(message))
 
 
 BOARD_ITEMS = (BoardButton,)
@@ -156,7 +165,8 @@ def leaderboard_payload(board: Leaderboard, guild_id: int, names: Mapping[int, s
     if board.rows:
         description = _fit([board_row(r, names, lang) for r in board.rows], limits.EMBED_DESCRIPTION)
     else:
-        description = tn("board.empty", board.min_games, lang, min=board.min_games, days=board.active_days)
+        description = (tn("board.empty", board.min_games, lang, min=board.min_games, days=board.active_days)
+                       if board.active_days else tn("board.empty_any", board.min_games, lang, min=board.min_games))
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), description=description, colour=COLOR)
     footer = [t("board.page", lang, page=board.page + 1, pages=board.pages)]
     if any(r.provisional for r in board.rows):
