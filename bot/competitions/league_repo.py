@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 
 from bot.store import Store
 from bot.store.db import Database, rows_of
+from bot.tables import TableError
+
+
+class LeagueError(TableError):
+    """A refused league action (an i18n key and its parameters)."""
 
 
 @dataclass

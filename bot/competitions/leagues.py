@@ -27,25 +27,21 @@ from typing import Protocol
 
 from bot.engine import EventKind, Rules, RulesError
 from bot.store import Store
-from bot.tables import FINISHED, Table, TableError, TableService
+from bot.tables import FINISHED, Table, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
 from .fixtures import round_robin
-from .league_repo import Fixture, League, LeagueRepo, Side
-from .referee import RECHECK_AFTER, Place, table_in_play
+from .league_repo import Fixture, League, LeagueError, LeagueRepo, Side
+from .league_tools import DAY, LeagueOrganizerTools
+from .referee import RECHECK_AFTER, Place, finished_table, table_in_play
 from .standings import MesaResult, Points, Row
 from .standings import table as standings_table
 
 log = logging.getLogger(__name__)
 
-DAY = 86400.0
 REMIND_BEFORE = DAY
 """Seconds before a round's deadline when the players of unplayed fixtures are reminded."""
-
-
-class LeagueError(TableError):
-    """A refused league action (an i18n key and its parameters)."""
 
 
 class LeaguePresenter(Protocol):
@@ -70,7 +66,7 @@ class LeaguePresenter(Protocol):
         """Open the place of a fixture's table (a thread of the league channel)."""
 
 
-class LeagueService(Background):
+class LeagueService(LeagueOrganizerTools, Background):
     """Every league of every server.
 
     Args:
@@ -88,13 +84,24 @@ class LeagueService(Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
+        self._watched: set[int] = set()
+        """Tables of fixtures in play, whose saves by another process may end their mesa (`_saved`)."""
         tables.mesa_hooks.append(self._on_mesa)
+        store.watch_saves(self._saved)
 
     async def load(self) -> int:
-        """Restore the leagues in sign-up or running and re-arm their deadlines (after a restart)."""
+        """Restore the leagues in sign-up or running of the servers this process runs
+        (`TableService.serves_guild`) and re-arm their deadlines (after a restart). A fixture whose table's
+        mesa ended meanwhile is recorded from the stored table."""
         for league in await self.repo.open_leagues():
+            if not self.tables.serves_guild(league.guild_id):
+                continue  # another process runs that server, and its leagues (docs/SCALING.md §7)
             self.leagues[league.id] = league
             self._arm(league)
+            for fixture in league.fixtures:
+                if fixture.status == "playing" and fixture.table_id is not None:
+                    self._watched.add(fixture.table_id)
+                    self._spawn(self.settle(fixture.table_id))
         return len(self.leagues)
 
     # ------------------------------------------------------------------ queries
@@ -357,39 +364,79 @@ class LeagueService(Background):
                                          guild_name=place.guild_name, channel_name=place.channel_name,
                                          refereed="league")
         fixture.status, fixture.table_id = "playing", table.id
+        self._watched.add(table.id)
         await self.repo.save_fixture(fixture)
         for user, name, locale, team in people[1:]:
             await self.tables.join(table.id, user_id=user, name=name or "?", locale=locale,  # type: ignore[arg-type]
                                    team=team if league.mode == "2v2" else None)
         log.info("league %d: fixture %d opened table %d", league.id, fixture.id, table.id)
 
+    def _playing(self, table_id: int) -> tuple[League, Fixture] | None:
+        """The league and fixture still ``playing`` on table ``table_id``, if any."""
+        for league in self.leagues.values():
+            fixture = next((f for f in league.fixtures if f.table_id == table_id and f.status == "playing"), None)
+            if fixture is not None:
+                return league, fixture
+        return None
+
     async def _on_mesa(self, table: Table) -> None:
         """The mesa hook: inside the transaction of the mesa's last play, record a league fixture's
-        result (exactly once: only a fixture still ``playing`` on this table is recorded)."""
-        for league in self.leagues.values():
-            fixture = next((f for f in league.fixtures if f.table_id == table.id and f.status == "playing"), None)
-            if fixture is None:
-                continue
-            game = table.game
-            if game is None or game.winner is None or table.status != FINISHED:
-                return
-            tantos = [0, 0]
-            zapateria = False
-            for event in game.events:
-                if event.kind == EventKind.CHICA_WON and event.scores:
-                    tantos[0] += event.scores[0]
-                    tantos[1] += event.scores[1]
-                elif event.kind == EventKind.MESA_WON:
-                    zapateria = bool(event.zapatero)
-            fixture.status = "done"
-            fixture.winner = fixture.side_a if game.winner == 0 else fixture.side_b
-            fixture.chicas = (game.chicas[0], game.chicas[1])
-            fixture.tantos = (tantos[0], tantos[1])
-            fixture.zapateria = zapateria
-            await self.repo.record_result(fixture)
-            log.info("league %d: fixture %d played", league.id, fixture.id)
-            self._spawn(self._after_result(league, fixture))
+        result (exactly once: only a fixture still ``playing`` on this table is recorded). A process that
+        does not run the table's server leaves it to the one that does (`settle`)."""
+        if not self.tables.serves_guild(table.guild_id):
             return
+        found = self._playing(table.id)
+        game = table.game
+        if found is None or game is None or game.winner is None or table.status != FINISHED:
+            return
+        await self._record(*found, table)
+
+    async def _record(self, league: League, fixture: Fixture, table: Table) -> None:
+        """Record the result of ``fixture`` from its finished ``table``, inside the caller's transaction;
+        the next round and the announcements follow after it (`_after_result`)."""
+        game = table.game
+        assert game is not None and game.winner is not None
+        tantos = [0, 0]
+        zapateria = False
+        for event in game.events:
+            if event.kind == EventKind.CHICA_WON and event.scores:
+                tantos[0] += event.scores[0]
+                tantos[1] += event.scores[1]
+            elif event.kind == EventKind.MESA_WON:
+                zapateria = bool(event.zapatero)
+        fixture.status = "done"
+        fixture.winner = fixture.side_a if game.winner == 0 else fixture.side_b
+        fixture.chicas = (game.chicas[0], game.chicas[1])
+        fixture.tantos = (tantos[0], tantos[1])
+        fixture.zapateria = zapateria
+        self._watched.discard(table.id)
+        await self.repo.record_result(fixture)
+        log.info("league %d: fixture %d played", league.id, fixture.id)
+        self._spawn(self._after_result(league, fixture))
+
+    def _saved(self, table_id: int, _version: int) -> None:
+        """A notice of a save (`bot.store.Store.watch_saves`): a fixture's table saved, perhaps by another
+        process that played its last play, is looked at (`settle`)."""
+        if table_id in self._watched:
+            self._spawn(self.settle(table_id))
+
+    async def settle(self, table_id: int) -> bool:
+        """Record the result of the fixture still ``playing`` on table ``table_id`` if its mesa is over as
+        stored (`referee.finished_table`): the mesa hook records it in the process that plays the last
+        play, but with several processes that may be another process than this one, which runs the
+        league. Exactly once: under the league lock, only a fixture still ``playing`` is recorded. Returns
+        whether it recorded a result."""
+        async with self._lock:
+            found = self._playing(table_id)
+            if found is None:
+                self._watched.discard(table_id)
+                return False
+            table = await finished_table(self.tables, table_id)
+            if table is None:
+                return False
+            async with self.repo.store.db.transaction():
+                await self._record(*found, table)
+            return True
 
     async def _after_result(self, league: League, fixture: Fixture) -> None:
         self._tell("result", league, fixture)
@@ -432,6 +479,11 @@ class LeagueService(Background):
                 if fixture.status == "playing" and await table_in_play(self.tables, fixture.table_id):
                     in_play = True  # its result comes with its last play, or it is looked at again
                     continue
+                table = await finished_table(self.tables, fixture.table_id) if fixture.status == "playing" else None
+                if table is not None:  # its mesa ended in another process, whose notice did not come
+                    async with self.repo.store.db.transaction():
+                        await self._record(league, fixture, table)
+                    continue
                 await self._decide_by_policy(league, fixture)  # unplayed, or its table ended without a result
             if in_play:
                 self.scheduler.arm(("deadline", league_id), self.clock.now() + RECHECK_AFTER,
@@ -469,117 +521,6 @@ class LeagueService(Background):
         await self.repo.save_league(league)
         self._arm(league)
         self._tell("round_started", league)
-
-    # ------------------------------------------------------------------ organizer tools
-
-    def _organizer(self, league: League, user_id: int, can_manage: bool) -> None:
-        if not self.can_organize(league, user_id, can_manage):
-            raise LeagueError("err.league_not_organizer")
-
-    async def extend(self, league: League, *, user_id: int, can_manage: bool, days: int) -> League:
-        """Move the current round's deadline ``days`` later (1–30).
-
-        Raises:
-            LeagueError: ``err.league_not_organizer``, ``err.league_not_running``, ``err.league_bad``.
-        """
-        self._organizer(league, user_id, can_manage)
-        if not 1 <= days <= 30:
-            raise LeagueError("err.league_bad", what="days")
-        async with self._lock:
-            if league.status != "running" or league.round_deadline is None:
-                raise LeagueError("err.league_not_running", league=league.id)
-            league.round_deadline += days * DAY
-            league.reminded = False
-            await self.repo.save_league(league)
-            self._arm(league)
-        return league
-
-    async def award_walkover(self, league: League, *, user_id: int, can_manage: bool, winner_user: int) -> Fixture:
-        """Give the current-round fixture of ``winner_user``'s side to that side as a walkover.
-
-        Raises:
-            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``, ``err.league_no_fixture``.
-        """
-        self._organizer(league, user_id, can_manage)
-        async with self._lock:
-            side = league.side_of(winner_user)
-            if side is None or not side.accepted:
-                raise LeagueError("err.league_not_in", league=league.id)
-            fixture = next((f for f in league.fixtures if f.round == league.current_round and not f.resolved
-                            and side.side_no in (f.side_a, f.side_b)), None)
-            if fixture is None:
-                raise LeagueError("err.league_no_fixture", league=league.id, round=league.current_round)
-            fixture.status, fixture.winner = "walkover", side.side_no
-            await self.repo.save_fixture(fixture)
-            self._tell("result", league, fixture)
-            await self._maybe_next_round(league)
-        return fixture
-
-    async def remove(self, league: League, *, user_id: int, can_manage: bool, target_user: int) -> Side:
-        """Take a side out of a league: in sign-up it is dropped; running, its fixtures without a result
-        become walkovers for its opponents.
-
-        Raises:
-            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``.
-        """
-        self._organizer(league, user_id, can_manage)
-        async with self._lock:
-            side = league.side_of(target_user)
-            if side is None:
-                raise LeagueError("err.league_not_in", league=league.id)
-            if league.status == "signup":
-                league.sides.remove(side)
-                await self.repo.delete_side(league.id, side.side_no)
-                self._tell("signup_changed", league)
-                return side
-            side.removed = True
-            await self.repo.save_side(league.id, side)
-            for fixture in [f for f in league.fixtures if not f.resolved and side.side_no in (f.side_a, f.side_b)]:
-                fixture.status = "walkover"
-                fixture.winner = fixture.side_b if fixture.side_a == side.side_no else fixture.side_a
-                await self.repo.save_fixture(fixture)
-                if fixture.round == league.current_round:
-                    self._tell("result", league, fixture)
-            await self._maybe_next_round(league)
-        return side
-
-    async def replace(self, league: League, *, user_id: int, can_manage: bool, old_user: int, new_user: int,
-                      new_name: str, new_locale: str = "es") -> Side:
-        """Put ``new_user`` in ``old_user``'s place in their side (results and fixtures stay the side's).
-
-        Raises:
-            LeagueError: ``err.league_not_organizer``, ``err.league_not_in``, ``err.league_signed`` (the
-            newcomer already plays in this league).
-        """
-        self._organizer(league, user_id, can_manage)
-        async with self._lock:
-            side = league.side_of(old_user)
-            if side is None:
-                raise LeagueError("err.league_not_in", league=league.id)
-            if league.side_of(new_user) is not None:
-                raise LeagueError("err.league_signed", league=league.id)
-            if side.user1 == old_user:
-                side.user1, side.name1, side.locale1 = new_user, new_name, new_locale
-            else:
-                side.user2, side.name2, side.locale2 = new_user, new_name, new_locale
-            await self.repo.replace_user(league.id, side)
-        self._tell("signup_changed", league)
-        return side
-
-    async def cancel(self, league: League, *, user_id: int, can_manage: bool) -> League:
-        """Cancel the league (no champion; its tables in play go on as casual mesas).
-
-        Raises:
-            LeagueError: ``err.league_not_organizer``.
-        """
-        self._organizer(league, user_id, can_manage)
-        async with self._lock:
-            league.status, league.round_deadline = "cancelled", None
-            await self.repo.save_league(league)
-            self._arm(league)
-            self.leagues.pop(league.id, None)
-        self._tell("finished", league)
-        return league
 
 
 def _next_no(league: League) -> int:

@@ -132,13 +132,15 @@ class QueueService(Background):
         self.scheduler = Scheduler(clock, self._spawn)
 
     async def load(self) -> int:
-        """Restore the stored entries and their alarms (after a restart), then match again. The pings of
-        the proposals the restart dropped are handed to the presenter (``pings_dropped``) first. Returns
-        how many entries were restored."""
+        """Restore the stored entries of the servers this process runs (`TableService.serves_guild`) and
+        their alarms (after a restart), then match again. The pings of the proposals the restart dropped
+        are handed to the presenter (``pings_dropped``) first. Returns how many entries were restored."""
         dropped = [p for p in await self.repo.pings() if self.tables.serves_guild(p[2])]
         if dropped and self.presenter is not None:
             self._spawn(self.presenter.pings_dropped(dropped))
         for entry in await self.repo.entries():
+            if not self.tables.serves_guild(entry.guild_id):
+                continue  # another process runs that server, and its queue (docs/SCALING.md §7)
             self.entries[entry.user_id] = entry
             self._arm(entry)
         for guild_id, mode in {(e.guild_id, e.mode) for e in self.entries.values()}:

@@ -21,113 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.engine import Rules, RulesError
 from bot.store import Store
 from bot.store.db import Database, rows_of
-from bot.tables import FINISHED, Table, TableError, TableService
+from bot.tables import FINISHED, Table, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
-from .referee import RECHECK_AFTER, Place, table_in_play
+from .referee import RECHECK_AFTER, Place, finished_table, table_in_play
 from .repo import QueueRepo
 from .swiss import SwissRow, pair_round, standings
+from .tournament_model import Match, Player, Tournament, TournamentError, bracket_order
 
 log = logging.getLogger(__name__)
 
 DAY = 86400.0
-
-
-class TournamentError(TableError):
-    """A refused tournament action (an i18n key and its parameters)."""
-
-
-@dataclass
-class Player:
-    """A signed-up player; ``seed`` 1 is the best (0 before the draw)."""
-
-    user_id: int
-    name: str
-    locale: str = "es"
-    seed: int = 0
-
-
-@dataclass
-class Match:
-    """A match of a round: ``b_user`` None is a bye; ``winner`` a user id (None: none yet, or double loss)."""
-
-    id: int
-    round: int
-    slot: int
-    a_user: int | None
-    b_user: int | None
-    status: str = "pending"
-    wins_a: int = 0
-    wins_b: int = 0
-    winner: int | None = None
-    table_id: int | None = None
-    ready_a: float | None = None
-    ready_b: float | None = None
-
-    @property
-    def resolved(self) -> bool:
-        """It has its result."""
-        return self.status in ("done", "walkover", "double_loss")
-
-
-@dataclass
-class Tournament:
-    """A tournament and everything it holds."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    name: str
-    format: str
-    swiss_rounds: int
-    best_of: int
-    preset: str
-    round_days: int
-    policy: str
-    status: str
-    organizer_id: int
-    signup_message_id: int | None = None
-    current_round: int = 0
-    round_deadline: float | None = None
-    reminded: bool = False
-    players: list[Player] = field(default_factory=list)
-    matches: list[Match] = field(default_factory=list)
-
-    @property
-    def total_rounds(self) -> int:
-        """Rounds in all: the Swiss rounds, or log2 of the bracket."""
-        if self.format == "swiss":
-            return self.swiss_rounds
-        size = 1
-        while size < len(self.players):
-            size *= 2
-        return max(1, size.bit_length() - 1)
-
-    def player(self, user_id: int | None) -> Player | None:
-        """The signed-up player with this id."""
-        return next((p for p in self.players if p.user_id == user_id), None)
-
-    def name_of(self, user_id: int | None) -> str:
-        """A player's name ("—" for a bye)."""
-        p = self.player(user_id)
-        return p.name if p is not None else "—"
-
-
-def bracket_order(size: int) -> list[int]:
-    """The seeds in bracket order for a power-of-two ``size``: [1, 8, 4, 5, 2, 7, 3, 6] for 8, so seed 1
-    meets seed 8 first and the top two seeds can only meet in the final."""
-    order = [1]
-    while len(order) < size:
-        n = len(order) * 2
-        order = [x for s in order for x in (s, n + 1 - s)]
-    return order
 
 
 class TournamentPresenter(Protocol):
@@ -166,13 +76,24 @@ class TournamentService(Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
+        self._watched: set[int] = set()
+        """Tables of matches in play, whose saves by another process may end their mesa (`_saved`)."""
         tables.mesa_hooks.append(self._on_mesa)
+        store.watch_saves(self._saved)
 
     async def load(self) -> int:
-        """Restore open tournaments and re-arm their deadlines."""
+        """Restore the open tournaments of the servers this process runs (`TableService.serves_guild`) and
+        re-arm their deadlines. A match whose table's mesa ended meanwhile is recorded from the stored
+        table."""
         for t in await self._load_open():
+            if not self.tables.serves_guild(t.guild_id):
+                continue  # another process runs that server, and its tournaments (docs/SCALING.md §7)
             self.tournaments[t.id] = t
             self._arm(t)
+            for m in t.matches:
+                if m.status == "playing" and m.table_id is not None:
+                    self._watched.add(m.table_id)
+                    self._spawn(self.settle(m.table_id))
         return len(self.tournaments)
 
     # ------------------------------------------------------------------ queries
@@ -389,31 +310,71 @@ class TournamentService(Background):
                                              guild_name=place.guild_name, channel_name=place.channel_name,
                                              refereed="tournament")
             m.status, m.table_id = "playing", table.id
+            self._watched.add(table.id)
             await self._save_match(m)
             await self.tables.join(table.id, user_id=b.user_id, name=b.name, locale=b.locale)
             return "opened", m
 
-    async def _on_mesa(self, table: Table) -> None:
-        """The mesa hook (inside the last play's transaction): a mesa of a match was won."""
+    def _playing(self, table_id: int) -> tuple[Tournament, Match] | None:
+        """The tournament and match still ``playing`` on table ``table_id``, if any."""
         for t in self.tournaments.values():
-            m = next((m for m in t.matches if m.table_id == table.id and m.status == "playing"), None)
-            if m is None:
-                continue
-            game = table.game
-            if game is None or game.winner is None or table.status != FINISHED:
-                return
-            if game.winner == 0:
-                m.wins_a += 1
-            else:
-                m.wins_b += 1
-            need = 2 if t.best_of == 3 else 1
-            if max(m.wins_a, m.wins_b) >= need:
-                m.status, m.winner = "done", m.a_user if m.wins_a >= need else m.b_user
-            else:  # best of 3 goes on: the next mesa, when both press «Jugar» again
-                m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
-            await self._db.execute(_MATCH_UPDATE, *_match_params(m))  # in the mesa's save transaction
-            self._spawn(self._after_result(t, m))
+            m = next((m for m in t.matches if m.table_id == table_id and m.status == "playing"), None)
+            if m is not None:
+                return t, m
+        return None
+
+    async def _on_mesa(self, table: Table) -> None:
+        """The mesa hook (inside the last play's transaction): a mesa of a match was won. A process that
+        does not run the table's server leaves it to the one that does (`settle`)."""
+        if not self.tables.serves_guild(table.guild_id):
             return
+        found = self._playing(table.id)
+        game = table.game
+        if found is None or game is None or game.winner is None or table.status != FINISHED:
+            return
+        await self._record(*found, table)
+
+    async def _record(self, t: Tournament, m: Match, table: Table) -> None:
+        """Count the mesa won on ``table`` for match ``m``, inside the caller's transaction: the match is
+        won, or (best of 3) goes on to the next mesa; the next round and the announcements follow after
+        it (`_after_result`)."""
+        game = table.game
+        assert game is not None and game.winner is not None
+        if game.winner == 0:
+            m.wins_a += 1
+        else:
+            m.wins_b += 1
+        need = 2 if t.best_of == 3 else 1
+        if max(m.wins_a, m.wins_b) >= need:
+            m.status, m.winner = "done", m.a_user if m.wins_a >= need else m.b_user
+        else:  # best of 3 goes on: the next mesa, when both press «Jugar» again
+            m.status, m.table_id, m.ready_a, m.ready_b = "pending", None, None, None
+        self._watched.discard(table.id)
+        await self._db.execute(_MATCH_UPDATE, *_match_params(m))  # in the mesa's save transaction
+        self._spawn(self._after_result(t, m))
+
+    def _saved(self, table_id: int, _version: int) -> None:
+        """A notice of a save (`bot.store.Store.watch_saves`): a match's table saved, perhaps by another
+        process that played its last play, is looked at (`settle`)."""
+        if table_id in self._watched:
+            self._spawn(self.settle(table_id))
+
+    async def settle(self, table_id: int) -> bool:
+        """Count the mesa of the match still ``playing`` on table ``table_id`` if it is over as stored
+        (`referee.finished_table`): with several processes its last play may be played by another process
+        than this one, which runs the tournament. Exactly once: under the tournament lock, only a match
+        still ``playing`` on that table is counted. Returns whether it counted a mesa."""
+        async with self._lock:
+            found = self._playing(table_id)
+            if found is None:
+                self._watched.discard(table_id)
+                return False
+            table = await finished_table(self.tables, table_id)
+            if table is None:
+                return False
+            async with self._db.transaction():
+                await self._record(*found, table)
+            return True
 
     async def _after_result(self, t: Tournament, m: Match) -> None:
         self._tell("result", t, m)
@@ -444,10 +405,9 @@ class TournamentService(Background):
             self._tell("reminder", t, waiting)
 
     async def _deadline(self, tournament_id: int, rnd: int) -> None:
-        """The round's deadline: every match of the round not decided and not in play is decided. In a best
-        of 3, the side ahead on mesas won takes the match; otherwise the policy: a walkover for the only
-        side that pressed «Jugar», else a double loss. A match still in play is looked at again
-        (`RECHECK_AFTER`)."""
+        """The round's deadline: every match of the round not decided and not in play is decided
+        (`_decide_at_deadline`), after its last mesa is counted if it ended in another process unseen. A
+        match still in play is looked at again (`RECHECK_AFTER`)."""
         async with self._lock:
             t = self.tournaments.get(tournament_id)
             if t is None or t.status != "running" or t.current_round != rnd:
@@ -460,21 +420,33 @@ class TournamentService(Background):
                 if m.status == "playing" and await table_in_play(self.tables, m.table_id):
                     in_play = True  # its result comes with its last play, or it is looked at again
                     continue
-                # unplayed, or its table ended without a result
-                showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
-                ahead = m.a_user if m.wins_a > m.wins_b else m.b_user if m.wins_b > m.wins_a else None
-                if ahead is not None:  # best of 3: the side ahead on mesas won takes the match
-                    m.status, m.winner = "done", ahead
-                elif t.policy == "walkover" and len(showed) == 1:
-                    m.status, m.winner = "walkover", showed[0]
-                else:
-                    m.status, m.winner = "double_loss", None
-                await self._save_match(m)
-                self._tell("result", t, m)
+                table = await finished_table(self.tables, m.table_id) if m.status == "playing" else None
+                if table is not None:  # its mesa ended in another process, whose notice did not come
+                    async with self._db.transaction():
+                        await self._record(t, m, table)
+                    if not m.resolved:  # best of 3: the next mesa was not played in time
+                        await self._decide_at_deadline(t, m)
+                    continue
+                await self._decide_at_deadline(t, m)  # unplayed, or its table ended without a result
             if in_play:
                 self.scheduler.arm(("deadline", tournament_id), self.clock.now() + RECHECK_AFTER,
                                    lambda: self._deadline(tournament_id, rnd))
             await self._maybe_next_round(t)
+
+    async def _decide_at_deadline(self, t: Tournament, m: Match) -> None:
+        """Under the lock, at the deadline: match ``m`` was not played out. In a best of 3 the side ahead on
+        mesas won takes it; otherwise the policy: a walkover for the only player who pressed «Jugar», else
+        a double loss."""
+        showed = [u for u, r in ((m.a_user, m.ready_a), (m.b_user, m.ready_b)) if r]
+        ahead = m.a_user if m.wins_a > m.wins_b else m.b_user if m.wins_b > m.wins_a else None
+        if ahead is not None:
+            m.status, m.winner = "done", ahead
+        elif t.policy == "walkover" and len(showed) == 1:
+            m.status, m.winner = "walkover", showed[0]
+        else:
+            m.status, m.winner = "double_loss", None
+        await self._save_match(m)
+        self._tell("result", t, m)
 
     async def award_walkover(self, t: Tournament, *, user_id: int, can_manage: bool, winner_user: int) -> Match:
         """The organizer gives ``winner_user``'s match of this round to them.

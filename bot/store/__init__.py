@@ -143,6 +143,14 @@ class Store:
         be heard yet."""
         return self.saves.newest(table_id) if self.saves is not None else None
 
+    def watch_saves(self, watcher: Callable[[int, int], None]) -> None:
+        """Call ``watcher(table_id, version)`` (on the event loop, without awaiting: it must be quick) for
+        every save of a table that PostgreSQL's notices tell, by any process, this one included. Notices
+        are not guaranteed: one sent while the notice connection was down is never told. Nothing on
+        SQLite, where this process makes every save."""
+        if self.saves is not None:
+            self.saves.watchers.append(watcher)
+
     async def close(self) -> None:
         """Close the connection or pool (idempotent)."""
         if self.saves is not None:

@@ -33,7 +33,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,8 @@ class SavedVersions:
         self._token = secrets.token_hex(8)
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self.watchers: list[Callable[[int, int], None]] = []
+        """Called with ``(table_id, version)`` for every save a notice tells (`bot.store.Store.watch_saves`)."""
 
     @property
     def following(self) -> bool:
@@ -268,6 +270,11 @@ class SavedVersions:
             log.warning("unreadable saved-table notice %r", payload)
             return
         self._record(key, number)
+        for watcher in self.watchers:
+            try:
+                watcher(key, number)
+            except Exception:
+                log.exception("a watcher of table saves failed")
 
     def _record(self, table_id: int, version: int) -> None:
         newest = max(version, self._versions.pop(table_id, 0))
