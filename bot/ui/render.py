@@ -181,8 +181,9 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)), t(f"rules.blurb.{table.preset}", lang),
                                    t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang),
                                    *([t("lobby.hints", lang)] if table.hints else []),
-                                   *house_lines(table, lang), "",
-                                   t("lobby.help_levels", lang, level=level_word("medio", lang))])
+                                   *house_lines(table, lang),
+                                   *(["", t("lobby.help_levels", lang, level=level_word("medio", lang))]
+                                     if table.status == LOBBY else [])])  # how to join: while one can
     for team in (0, 1):
         lines = []
         for seat in table.team_seats(team):

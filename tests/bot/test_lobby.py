@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.i18n import t
+
 from .helpers import public_message, table_of
 
 
@@ -85,6 +87,10 @@ async def test_host_leaving_alone_closes_the_table(world):
     assert "closed" in result.response.content
     assert table_of(world, 1).status == "closed"
     assert (await world.bot.store.load_table(1)).status == "closed"
+    lobby = next(m for m in world.channel.history() if m.embeds and "#1" in (m.embeds[0].title or ""))
+    assert not lobby.components, "a closed lobby has no buttons"
+    help_text = t("lobby.help_levels", "es", level="media").split(".")[0]
+    assert help_text not in lobby.embeds[0].description, "nor does it still say how to join (QA pass 6)"
     again = await world.beto.slash(world.channel, "cuarenta new")
     assert "Table #2" in again.response.content
 
