@@ -74,22 +74,27 @@ def play_log(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
 
 def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[str]:
     """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2 · 1 periquito +6"`` (a play that took
-    two periquitos counts two, §9)."""
-    per_seat: dict[int, dict[str, list[int]]] = {}
+    two periquitos counts two, §9). Plays whose points did not count (R30 at 38, R15 past the cut-off) are
+    counted apart, with why: ``"1 limpia +0 (no cuenta: 38 no juega)"``, so that the sums add up."""
+    per_seat: dict[int, dict[tuple[str, str | None], list[int]]] = {}
     for r in recs:
         if r.seat is None:
             continue
         for kind, points in r.bonus.items():
-            got = per_seat.setdefault(r.seat, {}).setdefault(kind, [0, 0])
+            why = r.periquito_blocked if kind == "periquito" else r.blocked
+            blocked = why if why and not points else None
+            got = per_seat.setdefault(r.seat, {}).setdefault((kind, blocked), [0, 0])
             got[0] += len(r.periquito) if kind == "periquito" else 1
             got[1] += points
     lines = []
     for seat in sorted(per_seat):
         parts = []
         for kind in ("caida", "limpia", "periquito", "ronda"):
-            if kind in per_seat[seat]:
-                n, points = per_seat[seat][kind]
-                parts.append(tn(f"sum.{kind}", n, lang, n=n, points=points))
+            for (known, blocked), (n, points) in per_seat[seat].items():
+                if known != kind:
+                    continue
+                part = tn(f"sum.{kind}", n, lang, n=n, points=points)
+                parts.append(f"{part} {blocked_note(table, blocked, lang)}" if blocked else part)
         if parts:
             lines.append(t("sum.by_player", lang, name=seat_name(table, seat, lang), parts=" · ".join(parts)))
     return lines

@@ -126,3 +126,17 @@ def test_the_table_messages_buttons_are_the_json_discord_py_items_would_send():
     expected = render.make_view([HandButton(table.id, label=t("btn.my_hand", "es")),
                                  WhyButton(table.id, label=t("btn.why", "es"))]).to_components()
     assert payload.view.to_components() == expected
+
+
+def test_a_limpia_that_does_not_count_at_38_is_counted_apart_in_the_hand_record():
+    """R30: on 38 only a caída scores. The hand record's points by player used to read "ana: 1 limpia +0",
+    a sum that looks wrong; the limpia that did not count now says why, so the record adds up."""
+    from bot.ui import records
+
+    table = _hand_table(["5C 2D 3S", "KD 4H 6S"], "5H", scores=(38, 10), to_play=0, dealer=1)
+    game = table.game
+    limpia = next(p for p in game.legal_plays() if p.card.code == "5C" and p.captures)
+    game.play(limpia, seat=0)
+    text = records.hand_record_payload(table, 1, "es").embed.description
+    blocked = t("play.blocked_score", "es", score=38)
+    assert f"ana: 1 limpia +0 {blocked}" in text, text
