@@ -146,6 +146,9 @@ class LeagueDiscord:
         self.client = client
         self.tables = tables
         self.leagues = leagues
+        self._rounds: dict[int, tuple[int, int, str | None]] = {}
+        """league id → (round, its message's id, its mentions) of the round message this process posted,
+        edited as the round's fixtures get results (kept in memory: after a restart only new ones)."""
 
     def _channel(self, league: League) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
@@ -179,13 +182,25 @@ class LeagueDiscord:
         payload = round_payload(self.leagues, league, lang)
         people = {u for s in league.sides if s.accepted and not s.removed for u in s.users}
         payload.content = " ".join(f"<@{u}>" for u in sorted(people))[:1900] or None
-        await self._send(league, payload, pings=True)
+        message_id = await self._send(league, payload, pings=True)
+        if message_id is not None:
+            self._rounds[league.id] = (league.current_round, message_id, payload.content)
 
     async def result(self, league: League, fixture: Fixture) -> None:
-        """Announce a fixture's result, with the standings."""
+        """Announce a fixture's result, with the standings, and bring the round's message up to date (its
+        fixtures and standings), when it is the current round's and this process posted it."""
         lang = await self.tables.public_language(league.guild_id)
         text = f"{fixture_line(league, fixture, lang)}\n{standings_text(self.leagues, league, lang)}"
         await self._send(league, Payload(content=limits.clip(text, limits.CONTENT)))
+        shown = self._rounds.get(league.id)
+        if shown is None or shown[0] != fixture.round or league.current_round != fixture.round:
+            return  # a later round's message is up to date
+        payload = round_payload(self.leagues, league, lang)
+        payload.content = shown[2]
+        try:
+            await self._channel(league).get_partial_message(shown[1]).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("league %d: round message not edited (%s %s)", league.id, exc.status, exc.code)
 
     async def reminder(self, league: League, fixtures: list[Fixture]) -> None:
         """A day before the deadline: ping the players of the unplayed fixtures."""

@@ -325,3 +325,31 @@ async def test_the_old_buttons_and_commands_of_an_ended_league_say_it_ended(worl
     unknown = await world.ana.slash(world.channel, "cuarenta league play", league=9)
     assert unknown.response.content == t("err.league_unknown", "en", league=9), "a league that never was"
     assert world.env.errors == []
+
+
+async def test_the_round_message_shows_each_result_as_it_comes(world):
+    """The round message lists the round's fixtures and the standings. It used to be posted once and never
+    edited, so after a result it still showed the fixture as pending and everyone on 0 points, above the
+    result's own message (visual review). It is now edited with each result of its round."""
+    from bot.competitions.league_present import fixture_line
+
+    await create_league(world, rules="rapido", days=7)
+    for member in (world.ana, world.beto, world.caro, world.dani):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    league = league_of(world)
+    round_message = latest_with(world, "c4:g:1:p")
+    mentions = round_message.content
+    fixture = next(f for f in league.fixtures if f.round == 1 and world.ana.id in league.side(f.side_a).users
+                   + league.side(f.side_b).users)
+    await world.eva.slash(world.channel, "cuarenta league walkover", player=world.ana)
+    await world.env.settle()
+
+    now = next(m for m in world.channel.history() if m.id == round_message.id)
+    shown = now.embeds[0].description
+    assert fixture.status == "walkover" and fixture_line(league, fixture, "es") in shown, shown
+    ana_row = next(line for line in shown.splitlines() if "ana" in line and "pts" in line)
+    assert "2 pts" in ana_row, ana_row
+    assert now.content == mentions, "the mentions stay (an edit pings nobody)"
+    assert "c4:g:1:p" in custom_ids(now), "«Jugar» stays for the round's other fixture"
+    assert world.env.errors == []
