@@ -61,6 +61,9 @@ class TournamentDiscord:
         self.client = client
         self.tables = tables
         self.service = service
+        self._rounds: dict[int, tuple[int, int, str | None]] = {}
+        """tournament id → (round, its message's id, its mentions) of the round message this process
+        posted, edited as the round's matches get results (kept in memory: after a restart only new ones)."""
 
     def _channel(self, tour: Tournament) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
@@ -105,27 +108,42 @@ class TournamentDiscord:
         except discord.HTTPException as exc:
             log.info("tournament %d: sign-up not edited (%s %s)", tour.id, exc.status, exc.code)
 
-    async def round_started(self, tour: Tournament) -> None:
-        """Post the round's matches with «Jugar», pinging its players."""
-        lang = await self.tables.public_language(tour.guild_id)
+    def _round_payload(self, tour: Tournament, lang: str, mentions: str | None) -> Payload:
+        """The current round's message: its matches, the deadline (Swiss: the standings), «Jugar»."""
         body = "\n".join([*(match_line(tour, m, lang) for m in tour.matches if m.round == tour.current_round), "",
                           t("league.deadline", lang, when=when_text(tour.round_deadline or 0),
                             policy=t(f"league.policy.{tour.policy}", lang))])
         if tour.format == "swiss":
             body += "\n\n" + board_text(self.service, tour, lang)
+        return Payload(content=mentions,
+                       embed=self._embed(tour, t("tournament.round_title", lang, name=clean(tour.name),
+                                                 round=tour.current_round, rounds=tour.total_rounds), body),
+                       view=make_view([TournamentButton(tour.id, "p", label=t("tournament.play", lang),
+                                                        style=discord.ButtonStyle.success)]))
+
+    async def round_started(self, tour: Tournament) -> None:
+        """Post the round's matches with «Jugar», pinging its players."""
+        lang = await self.tables.public_language(tour.guild_id)
         people = sorted({u for m in tour.matches if m.round == tour.current_round and not m.resolved
                          for u in (m.a_user, m.b_user) if u is not None})
-        payload = Payload(content=" ".join(f"<@{u}>" for u in people)[:1900] or None,
-                          embed=self._embed(tour, t("tournament.round_title", lang, name=clean(tour.name),
-                                                    round=tour.current_round, rounds=tour.total_rounds), body),
-                          view=make_view([TournamentButton(tour.id, "p", label=t("tournament.play", lang),
-                                                           style=discord.ButtonStyle.success)]))
-        await self._send(tour, payload, pings=True)
+        mentions = " ".join(f"<@{u}>" for u in people)[:1900] or None
+        message_id = await self._send(tour, self._round_payload(tour, lang, mentions), pings=True)
+        if message_id is not None:
+            self._rounds[tour.id] = (tour.current_round, message_id, mentions)
 
     async def result(self, tour: Tournament, m: Match) -> None:
-        """Announce a match's (or a mesa's) result."""
+        """Announce a match's (or a mesa's) result, and bring the round's message up to date when it is the
+        current round's and this process posted it."""
         lang = await self.tables.public_language(tour.guild_id)
         await self._send(tour, Payload(content=match_line(tour, m, lang)))
+        shown = self._rounds.get(tour.id)
+        if shown is None or shown[0] != m.round or tour.current_round != m.round:
+            return
+        payload = self._round_payload(tour, lang, shown[2])
+        try:
+            await self._channel(tour).get_partial_message(shown[1]).edit(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("tournament %d: round message not edited (%s %s)", tour.id, exc.status, exc.code)
 
     async def reminder(self, tour: Tournament, matches: list[Match]) -> None:
         """A day before the deadline: ping the players of the unfinished matches."""

@@ -204,3 +204,27 @@ async def test_at_the_deadline_the_side_ahead_in_a_best_of_3_takes_the_match(wor
     assert match.status == "done" and match.winner == first, (match.status, match.winner)
     assert tour.status == "finished" and world.bot.tournaments.champion(tour) == first
     assert world.env.errors == []
+
+
+async def test_the_round_message_shows_each_result_as_it_comes(world):
+    """The round message lists the round's matches. It used to be posted once and never edited, so it
+    showed a decided match as still to play (visual review). It is now edited with each result."""
+    from bot.competitions.tournament_present import match_line
+
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa", format="elimination",
+                          rules="rapido")
+    for member in (world.ana, world.beto, world.caro, world.dani):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    round_message = latest_with(world, "c4:o:1:p")
+    mentions = round_message.content
+    await world.eva.slash(world.channel, "cuarenta tournament walkover", player=world.ana)
+    await world.env.settle()
+
+    match = next(m for m in tour.matches if m.round == 1 and world.ana.id in (m.a_user, m.b_user))
+    assert match.status == "walkover" and tour.current_round == 1
+    now = next(m for m in world.channel.history() if m.id == round_message.id)
+    assert match_line(tour, match, "es") in now.embeds[0].description, now.embeds[0].description
+    assert now.content == mentions and "c4:o:1:p" in custom_ids(now)
+    assert world.env.errors == []
