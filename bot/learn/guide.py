@@ -46,9 +46,10 @@ EXAMPLES: dict[str, Example] = {
 """By match (a 5 takes a 5), by sum (a 7 takes 5 + 2; only A–7 sum, R2), and the escalera (after the
 match, 6, 7, J follow in the order A-2-3-4-5-6-7-J-Q-K, R3, R18; the table is left empty: a limpia)."""
 
-TABLE_MARKS: tuple[str, ...] = ("▶", "⏳", "🟩", "🟦", "⚠️")
+TABLE_MARKS: tuple[str, ...] = ("▶", "⏳", "🟦", "🟧", "⚠️")
 """The marks of the public table message (`bot.ui.render.table_payload`) that the "read" page names:
-whose turn, the turn's clock, side A's and side B's score lines, a side at 38."""
+whose turn, the turn's clock, side A's and side B's score lines (blue and orange, the sides' colours in
+the picture), a side at 38."""
 
 
 @dataclass(frozen=True)

@@ -244,7 +244,7 @@ def side_line(table: Table, team: int, lang: str) -> str:
     assert game is not None
     label = side_name(table, team, lang) if table.players == 2 else (
         f"{t(f'team.{TEAMS[team]}', lang)} · {side_members(table, team, lang)}")
-    line = tn("table.side", len(game.piles[team]), lang, dot="🟩" if team == 0 else "🟦", side=label, score=score_words(game.scores[team], lang),
+    line = tn("table.side", len(game.piles[team]), lang, dot="🟦" if team == 0 else "🟧", side=label, score=score_words(game.scores[team], lang),
              chicas=game.chicas[team], cards=len(game.piles[team]))
     if at_blocking_score(table, team):
         line += " · " + t("table.at38", lang, score=table.rules.score38)

@@ -144,7 +144,7 @@ async def test_the_read_page_names_what_the_table_message_shows(world):
     shown = embed_text(public)
     read = next(p for p in guide_pages("es") if p.key == "read").text
     buttons = next(p for p in guide_pages("es") if p.key == "buttons").text
-    for mark in ("▶", "🟩", "🟦"):
+    for mark in ("▶", "🟦", "🟧"):
         assert mark in shown and mark in read, mark
     assert t("table.on_table", "es") in shown and t("table.on_table", "es") in read
     label = t("btn.my_hand", "es")

@@ -140,3 +140,15 @@ def test_a_limpia_that_does_not_count_at_38_is_counted_apart_in_the_hand_record(
     text = records.hand_record_payload(table, 1, "es").embed.description
     blocked = t("play.blocked_score", "es", score=38)
     assert f"ana: 1 limpia +0 {blocked}" in text, text
+
+
+def test_the_score_lines_squares_are_the_sides_colours_in_the_picture():
+    """Side A is drawn blue and side B orange in the table picture; the text's score lines used to mark
+    them 🟩 and 🟦, so in 2 v 2 the blue square named the other team (visual review)."""
+    from bot.ui.picture.scene import TEAM
+
+    (ar, _ag, ab), (br, _bg, bb) = TEAM
+    assert ab > ar and br > bb, "the picture: side A blue, side B orange"
+    table = _hand_table(["5C 2D 3S", "KD 4H 6S"], "5H", to_play=0, dealer=1)
+    assert render.side_line(table, 0, "es").startswith("🟦")
+    assert render.side_line(table, 1, "es").startswith("🟧")
