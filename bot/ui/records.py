@@ -161,7 +161,7 @@ def mesa_lines(table: Table, event: Event, lang: str) -> list[str]:
     winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
     lines = [tn(f"mesa.won.{table.players}", counts[team], lang, winner=winner, a=counts[team], b=counts[1 - team])]
     if event.zapatero:
-        lines.append(t("mesa.zapateria", lang))
+        lines.append(t(f"mesa.zapateria.{table.players}", lang))
     return lines
 
 

@@ -152,3 +152,19 @@ def test_the_score_lines_squares_are_the_sides_colours_in_the_picture():
     table = _hand_table(["5C 2D 3S", "KD 4H 6S"], "5H", to_play=0, dealer=1)
     assert render.side_line(table, 0, "es").startswith("🟦")
     assert render.side_line(table, 1, "es").startswith("🟧")
+
+
+@pytest.mark.parametrize(("players", "es", "pt"), [(2, "¡Ganó por zapatería!", "Ganhou por zapatería!"),
+                                                   (4, "¡Ganaron por zapatería!", "Ganharam por zapatería!")])
+def test_a_mesa_won_by_zapateria_agrees_with_its_winners_in_number(players, es, pt):
+    """R35: in 2 v 2 a pair wins the mesa by zapatería; the line used to be singular after the plural
+    winners ("ana y caro … ¡Ganó por zapatería!")."""
+    from bot.engine import Event, EventKind
+    from bot.ui import records
+
+    seats = [Seat(30 + i, name=n) for i, n in enumerate(("ana", "beto", "caro", "dani")[:players])]
+    table = Table(id=7, guild_id=1, channel_id=2, host_id=30, players=players, preset="quito", status=PLAYING,
+                  seed="s", seats=seats, meta={})
+    won = Event(EventKind.MESA_WON, team=0, counts=(1, 0), zapatero=True)
+    assert records.mesa_lines(table, won, "es")[-1] == es
+    assert records.mesa_lines(table, won, "pt")[-1] == pt
