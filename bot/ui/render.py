@@ -413,7 +413,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     """A player's hand (DM or ephemeral): server, channel and table; whose turn (and the deadline); the
     last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
     emoji when available), enabled only on the player's turn; the trail control for cards that could
-    capture; with ``choice``, the capture menu of that card on the hand itself; a link to the table
+    capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
+    control (the menu offers the card's trail; another card's button closes it); a link to the table
     message. ``final``: the mesa's result in words, when it is over (no buttons then)."""
     meta = table.meta
     header = t("dm.header", lang, table=table.id, guild=meta.get("guild_name") or "?",
@@ -459,7 +460,7 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
                 plays = [p for p in view.legal_plays if p.card is card]
                 if any(p.captures for p in plays) and any(not p.captures for p in plays):
                     trailable.append(card)
-            if trailable:
+            if trailable and choice is None:  # an open capture menu offers its own card's trail
                 options = [(limits.clip(t("dm.trail_option", lang, card=card), 100), card.code) for card in trailable]
                 rows.append([components.select(custom_id=TrailSelect.id_for(table.id, nonce), options=options,
                                                placeholder=limits.clip(t("dm.trail_placeholder", lang), 150))])

@@ -69,7 +69,7 @@ def _items_json(table: Table, seat: int, choice: Choice | None, emoji: discord.P
     if mine:
         trailable = [c for c in words.by_rank(view.hand)
                      if {bool(p.captures) for p in view.legal_plays if p.card is c} == {True, False}]
-        if trailable:
+        if trailable and choice is None:  # an open capture menu carries its card's trail itself
             rows.append([TrailSelect(table.id, table.nonce, placeholder=limits.clip(t("dm.trail_placeholder", "es"), 150),
                                      options=[discord.SelectOption(label=t("dm.trail_option", "es", card=c), value=c.code)
                                               for c in trailable])])
@@ -117,6 +117,10 @@ def test_a_hands_controls_are_the_json_discord_py_items_would_send(case, monkeyp
     ids = [item.get("custom_id", item.get("url")) for item in payload.view.items]
     wanted = {"my turn, a trail menu": "c4:t:7:0", "a capture menu": "c4:c:7:0:7D", "not my turn, away": "c4:b:7"}
     assert wanted[case] in ids and ids[-1] == "https://discord.com/channels/1/2/99"
+    if case == "a capture menu":  # one place offers "botar 7♦ sin llevar", not two (visual review)
+        assert "c4:t:7:0" not in ids
+        trail = t("dm.trail_option", "es", card=choice.card)
+        assert [o["label"] for o in payload.view.to_components()[1]["components"][0]["options"]].count(trail) == 1
     assert not payload.view.is_dispatchable() and payload.view.is_finished()  # discord.py keeps nothing
 
 
