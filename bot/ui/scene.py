@@ -60,7 +60,7 @@ def table_scene(table: Table, lang: str) -> TableScene:
                         callout=callout(r, lang))
     trail = view.last_trail.code if view.last_trail is not None and view.last_trail in view.table else None
     labels = {key: t(f"pic.{key}", lang) for key in ("perros", "tantos", "chicas", "cards", "dealer", "mano", "turn",
-                                                      "empty")}
+                                                      "empty", "perros_one", "tantos_one", "chicas_one", "cards_one")}
     labels["only_caida"] = t("pic.only_caida", lang, score=table.rules.score38 or 38)
     title = t("table.title", lang, table=table.id, preset=rules_label(table, lang, emoji=False), chica=view.chica_number,
               hand=view.hand_number)

@@ -80,8 +80,8 @@ def test_one_v_one_draws_the_table_seats_and_scores():
     assert plan.size == SIZE
     assert plan.cards == ("3C", "4H", "JS", "KD", "2S", "7H")
     assert plan.seats == ("Ana", "Beto")
-    assert plan.scores[0] == "Ana 0 chicas 1 perros 3 tantos 6 cartas"
-    assert plan.scores[1] == "Beto 1 chicas 2 perros 2 tantos 10 cartas"
+    assert plan.scores[0] == "Ana 0 chicas 1 perro 3 tantos 6 cartas", "a count of 1 takes the singular"
+    assert plan.scores[1] == "Beto 1 chica 2 perros 2 tantos 10 cartas"
     assert plan.hands == (4, 4)
     assert "turn:0" in plan.highlights and "turn:1" not in plan.highlights
     assert {"dealer:0", "mano:1"} <= set(plan.highlights)
@@ -101,9 +101,9 @@ def test_two_v_two_seats_in_turn_order_with_turn_38_trail_and_last_play():
     assert "juega" in [s.value for s in plan.role("turn:1")]
     assert [h for h in plan.highlights if h.startswith("only_caida")] == ["only_caida:0"]
     assert plan.role("only_caida:0")[0].value == "solo caída"
-    assert "3 perros" in plan.scores[0] and "4 tantos" in plan.scores[0] and "1 chicas" in plan.scores[0]
+    assert "3 perros" in plan.scores[0] and "4 tantos" in plan.scores[0] and "1 chica " in plan.scores[0]
     assert "12 cartas" in plan.scores[0]
-    assert plan.scores[1] == "Equipo B 0 chicas 2 perros 1 tantos 8 cartas"
+    assert plan.scores[1] == "Equipo B 0 chicas 2 perros 1 tanto 8 cartas"
     assert plan.trail == "KS" and plan.role("trail_label")[0].value == "¡cae!"
     assert {"computer:1", "level:1", "dealer:3", "mano:0", "last:0", "callout"} <= set(plan.highlights)
     assert [s.value for s in plan.role("level:1")] == ["medio"]
@@ -260,7 +260,7 @@ def test_fit_text_keeps_spanish_and_drops_what_the_font_lacks():
 def test_missing_labels_fall_back():
     plan = layout(one_v_one(labels={}, table_cards=()))
     assert plan.role("empty")[0].value == "mesa limpia"
-    assert "perros" in plan.scores[0]
+    assert "0 chicas 1 perro 3 tantos" in plan.scores[0], plan.scores[0]
 
 
 def test_impossible_scenes_are_refused():

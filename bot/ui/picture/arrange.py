@@ -121,7 +121,10 @@ def _words(scene: TableScene) -> _Words:
     return tuple((key, labels.get(key) or default) for key, default in DEFAULT_LABELS.items())
 
 
-def _label(words: _Words, key: str) -> str:
+def _label(words: _Words, key: str, count: int | None = None) -> str:
+    """The scene's word ``key``; beside a ``count`` of 1, its singular (``key_one``)."""
+    if count == 1:
+        key += "_one"
     for name, word in words:
         if name == key:
             return word
@@ -151,7 +154,7 @@ def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None
     row1, row2 = top + 26, bottom - 9
     role = f"score:{side}"
     # row 1: the label, the 38 mark, chicas at the right
-    word = fit_text(_label(words, "chicas"), 20, 120)
+    word = fit_text(_label(words, "chicas", data.chicas), 20, 120)
     number = str(data.chicas)
     chicas_x = x1 - text_width(word, 20) - 6 - text_width(number, 24, True)
     mark = _label(words, "only_caida")
@@ -167,8 +170,8 @@ def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None
     x = x0
     for value, key in ((data.perros, "perros"), (data.tantos, "tantos")):
         x += b.text(x, row2, str(value), 30, bold=True, color=team, role=role) + 5
-        x += b.text(x, row2, _label(words, key), 20, role=role, max_width=110) + 16
-    word = fit_text(_label(words, "cards"), 20, max(30, x1 - x - 40))
+        x += b.text(x, row2, _label(words, key, value), 20, role=role, max_width=110) + 16
+    word = fit_text(_label(words, "cards", data.captured), 20, max(30, x1 - x - 40))
     number = str(data.captured)
     start = x1 - text_width(word, 20) - 5 - text_width(number, 24, True)
     x = start + b.text(start, row2, number, 24, bold=True, role=role) + 5

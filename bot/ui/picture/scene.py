@@ -13,8 +13,10 @@ SIZE = (800, 500)
 DEFAULT_LABELS: Mapping[str, str] = {
     "perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
     "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia",
+    "perros_one": "perro", "tantos_one": "tanto", "chicas_one": "chica", "cards_one": "carta",
 }
-"""Words used when ``TableScene.labels`` lacks a key (Spanish, the game's own language)."""
+"""Words used when ``TableScene.labels`` lacks a key (Spanish, the game's own language). A count's word
+has a ``_one`` form, used beside the number 1."""
 
 
 class SceneError(ValueError):
