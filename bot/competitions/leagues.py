@@ -34,7 +34,7 @@ from .background import Background
 from .fixtures import round_robin
 from .league_repo import Fixture, League, LeagueError, LeagueRepo, Side
 from .league_tools import DAY, LeagueOrganizerTools
-from .referee import RECHECK_AFTER, Place, finished_table, table_in_play
+from .referee import RECHECK_AFTER, Place, ResultsFromElsewhere, finished_table, table_in_play
 from .standings import MesaResult, Points, Row
 from .standings import table as standings_table
 
@@ -66,7 +66,7 @@ class LeaguePresenter(Protocol):
         """Open the place of a fixture's table (a thread of the league channel)."""
 
 
-class LeagueService(LeagueOrganizerTools, Background):
+class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
     """Every league of every server.
 
     Args:
@@ -84,10 +84,8 @@ class LeagueService(LeagueOrganizerTools, Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
-        self._watched: set[int] = set()
-        """Tables of fixtures in play, whose saves by another process may end their mesa (`_saved`)."""
         tables.mesa_hooks.append(self._on_mesa)
-        store.watch_saves(self._saved)
+        self._init_results()
 
     async def load(self) -> int:
         """Restore the leagues in sign-up or running of the servers this process runs
@@ -413,30 +411,6 @@ class LeagueService(LeagueOrganizerTools, Background):
         await self.repo.record_result(fixture)
         log.info("league %d: fixture %d played", league.id, fixture.id)
         self._spawn(self._after_result(league, fixture))
-
-    def _saved(self, table_id: int, _version: int) -> None:
-        """A notice of a save (`bot.store.Store.watch_saves`): a fixture's table saved, perhaps by another
-        process that played its last play, is looked at (`settle`)."""
-        if table_id in self._watched:
-            self._spawn(self.settle(table_id))
-
-    async def settle(self, table_id: int) -> bool:
-        """Record the result of the fixture still ``playing`` on table ``table_id`` if its mesa is over as
-        stored (`referee.finished_table`): the mesa hook records it in the process that plays the last
-        play, but with several processes that may be another process than this one, which runs the
-        league. Exactly once: under the league lock, only a fixture still ``playing`` is recorded. Returns
-        whether it recorded a result."""
-        async with self._lock:
-            found = self._playing(table_id)
-            if found is None:
-                self._watched.discard(table_id)
-                return False
-            table = await finished_table(self.tables, table_id)
-            if table is None:
-                return False
-            async with self.repo.store.db.transaction():
-                await self._record(*found, table)
-            return True
 
     async def _after_result(self, league: League, fixture: Fixture) -> None:
         self._tell("result", league, fixture)

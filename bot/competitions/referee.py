@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import asyncio
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.tables import FINISHED, Table, TableError, TableService
 
@@ -58,4 +60,49 @@ async def finished_table(tables: TableService, table_id: int | None) -> Table | 
     return table
 
 
-__all__ = ["RECHECK_AFTER", "Place", "current_table", "finished_table", "table_in_play"]
+class ResultsFromElsewhere:
+    """For a competition service (leagues, tournaments): record the result of a mesa whose last play
+    another process made. That process's mesa hook records nothing for a server it does not run; this one,
+    which runs the competition, watches the saves of its tables in play (``_watched``) and records the
+    result from the stored table (`finished_table`) when a save's notice comes (`settle`), once, under
+    the service's lock. The service calls ``_init_results(store)`` and provides ``_playing`` (the
+    competition and its match still playing on a table) and ``_record`` (a result, in the caller's
+    transaction)."""
+
+    tables: TableService
+    _lock: asyncio.Lock
+
+    if TYPE_CHECKING:  # provided by the service and its `Background`
+        def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]: ...
+        def _playing(self, table_id: int) -> tuple[Any, Any] | None: ...
+        async def _record(self, competition: Any, match: Any, table: Table) -> None: ...
+
+    def _init_results(self) -> None:
+        self._watched: set[int] = set()
+        """Tables of matches in play, whose saves by another process may end their mesa (`_saved`)."""
+        self.tables.store.watch_saves(self._saved)
+
+    def _saved(self, table_id: int, _version: int) -> None:
+        """A notice of a save (`bot.store.Store.watch_saves`): a match's table saved, perhaps by another
+        process that played its last play, is looked at (`settle`)."""
+        if table_id in self._watched:
+            self._spawn(self.settle(table_id))
+
+    async def settle(self, table_id: int) -> bool:
+        """Record the result of the match (fixture) still playing on table ``table_id`` if its mesa is
+        over as stored (`finished_table`). Exactly once: under the service's lock, only a match still
+        playing on that table is recorded. Returns whether it recorded a result."""
+        async with self._lock:
+            found = self._playing(table_id)
+            if found is None:
+                self._watched.discard(table_id)
+                return False
+            table = await finished_table(self.tables, table_id)
+            if table is None:
+                return False
+            async with self.tables.store.db.transaction():
+                await self._record(*found, table)
+            return True
+
+
+__all__ = ["RECHECK_AFTER", "Place", "ResultsFromElsewhere", "current_table", "finished_table", "table_in_play"]

@@ -30,7 +30,7 @@ from bot.tables import FINISHED, Table, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
-from .referee import RECHECK_AFTER, Place, finished_table, table_in_play
+from .referee import RECHECK_AFTER, Place, ResultsFromElsewhere, finished_table, table_in_play
 from .repo import QueueRepo
 from .swiss import SwissRow, pair_round, standings
 from .tournament_model import Match, Player, Tournament, TournamentError, bracket_order
@@ -62,7 +62,7 @@ class TournamentPresenter(Protocol):
         """Open the place of a match's table."""
 
 
-class TournamentService(Background):
+class TournamentService(ResultsFromElsewhere, Background):
     """Every tournament of every server (a small repository of its own SQL is at the end)."""
 
     def __init__(self, store: Store, tables: TableService, clock: Clock,
@@ -76,10 +76,8 @@ class TournamentService(Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
-        self._watched: set[int] = set()
-        """Tables of matches in play, whose saves by another process may end their mesa (`_saved`)."""
         tables.mesa_hooks.append(self._on_mesa)
-        store.watch_saves(self._saved)
+        self._init_results()
 
     async def load(self) -> int:
         """Restore the open tournaments of the servers this process runs (`TableService.serves_guild`) and
@@ -352,29 +350,6 @@ class TournamentService(Background):
         self._watched.discard(table.id)
         await self._db.execute(_MATCH_UPDATE, *_match_params(m))  # in the mesa's save transaction
         self._spawn(self._after_result(t, m))
-
-    def _saved(self, table_id: int, _version: int) -> None:
-        """A notice of a save (`bot.store.Store.watch_saves`): a match's table saved, perhaps by another
-        process that played its last play, is looked at (`settle`)."""
-        if table_id in self._watched:
-            self._spawn(self.settle(table_id))
-
-    async def settle(self, table_id: int) -> bool:
-        """Count the mesa of the match still ``playing`` on table ``table_id`` if it is over as stored
-        (`referee.finished_table`): with several processes its last play may be played by another process
-        than this one, which runs the tournament. Exactly once: under the tournament lock, only a match
-        still ``playing`` on that table is counted. Returns whether it counted a mesa."""
-        async with self._lock:
-            found = self._playing(table_id)
-            if found is None:
-                self._watched.discard(table_id)
-                return False
-            table = await finished_table(self.tables, table_id)
-            if table is None:
-                return False
-            async with self._db.transaction():
-                await self._record(*found, table)
-            return True
 
     async def _after_result(self, t: Tournament, m: Match) -> None:
         self._tell("result", t, m)
