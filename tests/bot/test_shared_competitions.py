@@ -10,8 +10,6 @@ and its own services on a manual clock.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.competitions.leagues import LeagueService
@@ -20,7 +18,7 @@ from bot.competitions.tournaments import TournamentService
 from bot.tables import Played
 
 from .helpers import pick_play
-from .test_shared_tables import Process
+from .test_shared_tables import Process, _until
 
 GUILD = 1_300_000_000_000_000_001
 CHANNEL = 1_300_000_000_000_000_002
@@ -111,19 +109,6 @@ def _play_out(p: Process, table_id: int) -> int:
         return table.seats[table.game.winner].user_id
 
     return p.run(go())
-
-
-def _until(p: Process, condition, what: str) -> None:
-    """Wait (10 s at most) on ``p``'s loop until ``condition()``, asking its store for a version meanwhile
-    (the notice connection's checks run when it is asked)."""
-    async def wait():
-        for _ in range(1000):
-            p.service.store.newest_saved(0)
-            if condition():
-                return
-            await asyncio.sleep(0.01)
-        raise AssertionError(f"never: {what}")
-    p.run(wait())
 
 
 def test_a_mesa_ended_by_another_process_is_recorded_once_by_the_process_that_runs_the_tournament(processes):
