@@ -27,7 +27,7 @@ from typing import Protocol
 
 from bot.engine import EventKind, Rules, RulesError
 from bot.store import Store
-from bot.tables import FINISHED, Table, TableService
+from bot.tables import Table, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
@@ -84,7 +84,6 @@ class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
-        tables.mesa_hooks.append(self._on_mesa)
         self._init_results()
 
     async def load(self) -> int:
@@ -376,18 +375,6 @@ class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
             if fixture is not None:
                 return league, fixture
         return None
-
-    async def _on_mesa(self, table: Table) -> None:
-        """The mesa hook: inside the transaction of the mesa's last play, record a league fixture's
-        result (exactly once: only a fixture still ``playing`` on this table is recorded). A process that
-        does not run the table's server leaves it to the one that does (`settle`)."""
-        if not self.tables.serves_guild(table.guild_id):
-            return
-        found = self._playing(table.id)
-        game = table.game
-        if found is None or game is None or game.winner is None or table.status != FINISHED:
-            return
-        await self._record(*found, table)
 
     async def _record(self, league: League, fixture: Fixture, table: Table) -> None:
         """Record the result of ``fixture`` from its finished ``table``, inside the caller's transaction;

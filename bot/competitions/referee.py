@@ -65,7 +65,8 @@ class ResultsFromElsewhere:
     another process made. That process's mesa hook records nothing for a server it does not run; this one,
     which runs the competition, watches the saves of its tables in play (``_watched``) and records the
     result from the stored table (`finished_table`) when a save's notice comes (`settle`), once, under
-    the service's lock. The service calls ``_init_results(store)`` and provides ``_playing`` (the
+    the service's lock; in the process that runs it, the mesa hook (`_on_mesa`) records it. The service
+    calls ``_init_results()`` and provides ``_playing`` (the
     competition and its match still playing on a table) and ``_record`` (a result, in the caller's
     transaction)."""
 
@@ -80,7 +81,20 @@ class ResultsFromElsewhere:
     def _init_results(self) -> None:
         self._watched: set[int] = set()
         """Tables of matches in play, whose saves by another process may end their mesa (`_saved`)."""
+        self.tables.mesa_hooks.append(self._on_mesa)
         self.tables.store.watch_saves(self._saved)
+
+    async def _on_mesa(self, table: Table) -> None:
+        """The mesa hook: inside the transaction of the mesa's last play, record the result of the match
+        (fixture) still playing on this table, exactly once. A process that does not run the table's server
+        leaves it to the one that does (`settle`)."""
+        if not self.tables.serves_guild(table.guild_id):
+            return
+        found = self._playing(table.id)
+        game = table.game
+        if found is None or game is None or game.winner is None or table.status != FINISHED:
+            return
+        await self._record(*found, table)
 
     def _saved(self, table_id: int, _version: int) -> None:
         """A notice of a save (`bot.store.Store.watch_saves`): a match's table saved, perhaps by another

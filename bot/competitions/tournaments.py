@@ -26,7 +26,7 @@ from typing import Protocol
 from bot.engine import Rules, RulesError
 from bot.store import Store
 from bot.store.db import Database, rows_of
-from bot.tables import FINISHED, Table, TableService
+from bot.tables import Table, TableService
 from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
@@ -76,7 +76,6 @@ class TournamentService(ResultsFromElsewhere, Background):
         self._lock = asyncio.Lock()
         self._init_background()
         self.scheduler = Scheduler(clock, self._spawn)
-        tables.mesa_hooks.append(self._on_mesa)
         self._init_results()
 
     async def load(self) -> int:
@@ -320,17 +319,6 @@ class TournamentService(ResultsFromElsewhere, Background):
             if m is not None:
                 return t, m
         return None
-
-    async def _on_mesa(self, table: Table) -> None:
-        """The mesa hook (inside the last play's transaction): a mesa of a match was won. A process that
-        does not run the table's server leaves it to the one that does (`settle`)."""
-        if not self.tables.serves_guild(table.guild_id):
-            return
-        found = self._playing(table.id)
-        game = table.game
-        if found is None or game is None or game.winner is None or table.status != FINISHED:
-            return
-        await self._record(*found, table)
 
     async def _record(self, t: Tournament, m: Match, table: Table) -> None:
         """Count the mesa won on ``table`` for match ``m``, inside the caller's transaction: the match is
