@@ -33,6 +33,7 @@ from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
+from bot.ui.options import OptionCheckedTree
 from bot.ui.pictures import PictureWorkers
 from bot.ui.router import ComponentRouter
 
@@ -128,6 +129,7 @@ class CuarentaBot(commands.AutoShardedBot):
         if settings.shard_ids is not None and "shard_ids" not in options:  # a range of shards (docs/SCALING.md)
             options.update(shard_ids=list(settings.shard_ids), shard_count=settings.shard_count)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=OptionCheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.settings = settings
         self._ai_delay = settings.ai_delay if ai_delay is None else ai_delay

@@ -14,7 +14,7 @@ from bot.competitions import QUEUE_ITEMS, QueueButton, QueueDiscord, QueueServic
 from bot.competitions.present import cancelled_text
 from bot.competitions.queue import ACCEPT_TIMEOUT
 from bot.i18n import t
-from bot.tables import TableError
+from bot.tables import ForeignObjectError, TableError
 from bot.ui import answer
 from bot.ui.render import make_view
 from cogs.grouped import GroupedCog
@@ -132,8 +132,14 @@ class CompetitionsCog(GroupedCog):
         """The queue message's buttons and the "still here" DM."""
 
         async def run(lang: str) -> None:
+            # the custom_id names a server only to be checked: the queue joined is the interaction's server's
+            # (the "still here" and "leave" buttons of a DM act on the user's own entry)
+            if interaction.guild_id is not None and guild_id != interaction.guild_id:
+                raise ForeignObjectError()
             if action in BUTTON_MODES:
-                await self._join(interaction, guild_id, BUTTON_MODES[action], lang)
+                if interaction.guild_id is None:
+                    raise ForeignObjectError()
+                await self._join(interaction, interaction.guild_id, BUTTON_MODES[action], lang)
             elif action == "x":
                 entry = await self.queue.leave(interaction.user.id)
                 await answer.reply(interaction, t("ok.queue_left", lang, mode=t(f"queue.mode.{entry.mode}", lang)))
@@ -156,6 +162,9 @@ class CompetitionsCog(GroupedCog):
         """Accept or decline a proposed match."""
 
         async def run(lang: str) -> None:
+            guild_id = self.queue.match_guild(match_id)
+            if interaction.guild_id is not None and guild_id not in (None, interaction.guild_id):
+                raise ForeignObjectError()  # a match of another server, whoever it names
             proposal = await self.queue.answer(match_id, interaction.user.id, accept)
             if not accept:
                 text = t("ok.match_declined", lang)

@@ -12,7 +12,7 @@ from bot.houserules.items import HOUSE_ITEMS
 from bot.houserules.present import editor_payload
 from bot.houserules.service import HouseRules
 from bot.i18n import t
-from bot.tables import LOBBY, Table, TableError, TableService, WrongStateError
+from bot.tables import LOBBY, ForeignObjectError, Table, TableError, TableService, WrongStateError
 from bot.ui import answer
 from cogs.grouped import GroupedCog
 
@@ -35,6 +35,8 @@ class HouseCog(GroupedCog):
 
     async def _hosted_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = await self.tables.fetch(table_id)
+        if table.guild_id != interaction.guild_id:  # the editor lives in the lobby's server only
+            raise ForeignObjectError()
         if not table.is_open:
             raise WrongStateError("err.finished")
         if table.status != LOBBY:

@@ -199,8 +199,8 @@ class LeaderboardCog(commands.Cog):
         pressed on a message that is not a board (`boards.is_board`)."""
 
         async def run(lang: str) -> None:
-            if guild_id != interaction.guild_id:
-                raise _Refused("err.generic")  # a board never shows another server's data
+            if guild_id != interaction.guild_id:  # a board never shows another server's data
+                raise _Refused("err.button_gone_other")
             message = interaction.message
             meta = getattr(message, "interaction_metadata", None) if message is not None else None
             owner = meta.user.id if meta is not None and meta.user is not None else None

@@ -15,7 +15,7 @@ from bot.competitions.league_present import fixture_line, standings_text
 from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
 from bot.i18n import t, tn
-from bot.tables import TableError
+from bot.tables import ForeignObjectError, TableError
 from bot.ui import answer
 from bot.ui.render import when_text
 from cogs.competitions import require_thread_permissions
@@ -278,6 +278,9 @@ class LeaguesCog(GroupedCog):
         """Sign up (j), close the sign-up (c), «Jugar» (p)."""
 
         async def run(lang: str) -> None:
+            named = self.leagues.leagues.get(league_id)
+            if named is not None and named.guild_id != interaction.guild_id:
+                raise ForeignObjectError()  # another server's league: the id is not this server's button
             if action == "j":
                 league = self.leagues.get(league_id, interaction.guild_id or 0)
                 if league.mode == "2v2":

@@ -15,7 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.replays import REPLAY_ITEMS, load, step_payload
+from bot.replays.source import UnknownMesaError
 from bot.store import Store
+from bot.tables import ForeignObjectError
 from bot.ui import answer
 from cogs.grouped import GroupedCog
 from cogs.tables import _s
@@ -55,7 +57,10 @@ class ReplaysCog(GroupedCog):
         """A replay button: show step ``step`` (clamped) of mesa ``table_id`` in the same message."""
 
         async def run(lang: str) -> None:
-            shown = await load(self.store, interaction.guild_id or 0, table_id)
+            try:
+                shown = await load(self.store, interaction.guild_id or 0, table_id)
+            except UnknownMesaError:  # a replay's buttons name a mesa of this server only
+                raise ForeignObjectError() from None
             await answer.edit_own(interaction, step_payload(shown, step, lang))
 
         await self._guard(interaction, run)

@@ -15,7 +15,14 @@ from discord.ext import commands
 from bot.engine import PRESET_NAMES, Card
 from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
-from bot.tables.errors import NotYourTurnError, StaleError, UnknownTableError, WrongStateError
+from bot.tables.errors import (
+    BadOptionError,
+    ForeignObjectError,
+    NotPlayingError,
+    NotYourTurnError,
+    StaleError,
+    WrongStateError,
+)
 from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import answer, records, render, why, words
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
@@ -27,7 +34,12 @@ log = logging.getLogger(__name__)
 def command_error_text(interaction: discord.Interaction, error: app_commands.AppCommandError) -> str:
     """The user's-language text for an error raised before a command body ran (a check or a conversion);
     unexpected errors are logged with the interaction id (never with game state)."""
-    key = "err.guild_only" if isinstance(error, app_commands.NoPrivateMessage) else "err.generic"
+    if isinstance(error, app_commands.NoPrivateMessage):
+        key = "err.guild_only"
+    elif isinstance(error, app_commands.TransformerError):  # an option's value that cannot be what it names
+        key = "err.bad_option"
+    else:
+        key = "err.generic"
     if key == "err.generic":
         log.error("command error in interaction %s", interaction.id, exc_info=error)
     return t(key, lang_of(interaction.locale))
@@ -134,6 +146,24 @@ class TablesCog(commands.Cog):
         """DM the new player; if their DMs are closed, tell them here, ephemerally."""
         if not await self.notifier.welcome(table, interaction.user, lang):
             await interaction.followup.send(t("ok.dm_closed", lang), ephemeral=True)
+
+    async def _scoped(self, interaction: discord.Interaction, table_id: int, *, channel: bool = False) -> Table:
+        """The table a component names, when it is this interaction's to act on: in a server, a table of
+        that server (and, with ``channel``, of this very channel: lobby controls); in a DM, a table the
+        user is seated at. The custom_id only names the table; the server, channel and user come from the
+        interaction.
+
+        Raises:
+            UnknownTableError: no table has that id.
+            ForeignObjectError: the table is another server's or channel's, or not the user's (in a DM).
+        """
+        table = await self.service.fetch(table_id)
+        if interaction.guild_id is None:
+            if table.seat_of(interaction.user.id) is None:
+                raise ForeignObjectError()
+        elif table.guild_id != interaction.guild_id or (channel and table.channel_id != interaction.channel_id):
+            raise ForeignObjectError()
+        return table
 
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         return self.service.require_table_in_channel(interaction.channel_id or 0)
@@ -313,9 +343,7 @@ class TablesCog(commands.Cog):
         """Lobby buttons: a/b join a team, c adds a computer player, x leaves, s starts."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
-            if table.channel_id != interaction.channel_id:  # the lobby's buttons live in its own channel: an
-                raise UnknownTableError()  # id sent from elsewhere (another server, a hidden channel) is refused
+            table = await self._scoped(interaction, table_id, channel=True)  # a lobby's buttons live in its channel
             if action in ("a", "b"):  # in 1 v 1 the one join button ("a") takes the free seat
                 team = None if table.players == 2 else (0 if action == "a" else 1)
                 await self._join(interaction, table, team, lang)
@@ -395,7 +423,7 @@ class TablesCog(commands.Cog):
         """A card button: play it, or ask which capture when there are several."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
+            table = await self._scoped(interaction, table_id)
             try:
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card)
             except TableError as error:
@@ -409,7 +437,7 @@ class TablesCog(commands.Cog):
         """The trail control: play a card without capturing."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
+            table = await self._scoped(interaction, table_id)
             try:
                 result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
                                                  trail=True)
@@ -426,7 +454,7 @@ class TablesCog(commands.Cog):
         (`render.PAGE_VALUE_PREFIX`) shows another page of the captures in the same message."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
+            table = await self._scoped(interaction, table_id)
             if value.startswith(render.PAGE_VALUE_PREFIX):
                 await self._capture_page(interaction, table, nonce, card, value, lang)
                 return
@@ -463,7 +491,7 @@ class TablesCog(commands.Cog):
         """"My hand": the hand for a player; "you are not playing at this table" for anyone else."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
+            table = await self._scoped(interaction, table_id)
             await self._show_hand(interaction, table, lang)
 
         await self._guard(interaction, run)
@@ -473,9 +501,7 @@ class TablesCog(commands.Cog):
         public when it was played)."""
 
         async def run(lang: str) -> None:
-            table = await self.service.fetch(table_id)
-            if table.guild_id != interaction.guild_id:  # only from the table's own server
-                raise UnknownTableError()
+            table = await self._scoped(interaction, table_id)
             await self._say(interaction, why.explain_last_play(table, lang) or t("why.none", lang))
 
         await self._guard(interaction, run)
@@ -484,6 +510,7 @@ class TablesCog(commands.Cog):
         """«Revancha»: open the ready check (every person must accept; computers do)."""
 
         async def run(lang: str) -> None:
+            await self._scoped(interaction, table_id)
             check = await self.service.ask_rematch(table_id, user_id=interaction.user.id)
             if check.status == "accepted":
                 await self._say(interaction, t("ok.rematch", lang, table=check.new_table))
@@ -498,6 +525,7 @@ class TablesCog(commands.Cog):
         """A vote in a rematch ready check: accept, or decline (which cancels it)."""
 
         async def run(lang: str) -> None:
+            await self._scoped(interaction, table_id)
             check = await self.service.vote_rematch(table_id, user_id=interaction.user.id, accept=accept)
             if check.status == "accepted":
                 text = t("ok.rematch", lang, table=check.new_table)
@@ -512,15 +540,23 @@ class TablesCog(commands.Cog):
         await self._guard(interaction, run)
 
     async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
-        """"I'm back" on an away player's hand."""
-        await self._guard(interaction, lambda lang: self._back(interaction, lang))
+        """"I'm back" on an away player's hand: only for a seat at the table it names."""
+
+        async def run(lang: str) -> None:
+            table = await self._scoped(interaction, table_id)
+            if table.seat_of(interaction.user.id) is None:
+                raise NotPlayingError()
+            await self._back(interaction, lang)
+
+        await self._guard(interaction, run)
 
     async def on_level(self, interaction: discord.Interaction, table_id: int, level: str) -> None:
         """The lobby's level select: add a computer player of that level."""
 
         async def run(lang: str) -> None:
+            await self._scoped(interaction, table_id, channel=True)
             if level not in COMPUTER_LEVELS:
-                raise TableError("err.illegal")
+                raise BadOptionError()
             team = await self.service.add_computer(table_id, user_id=interaction.user.id, level=level)
             await self._say(interaction, t("ok.bot_added_level", lang, team="AB"[team], level=t(f"level.{level}", lang)))
 

@@ -14,7 +14,7 @@ from bot.competitions.items import TOURNAMENT_ITEMS
 from bot.competitions.tournament_present import board_text, match_line
 from bot.competitions.tournaments import Tournament, TournamentService
 from bot.i18n import t, tn
-from bot.tables import TableError
+from bot.tables import ForeignObjectError, TableError
 from bot.ui import answer
 from cogs.competitions import require_thread_permissions
 from cogs.grouped import GroupedCog, league_words
@@ -199,6 +199,9 @@ class TournamentsCog(GroupedCog):
         """Sign up (j), close and seed (c), «Jugar» (p)."""
 
         async def run(lang: str) -> None:
+            named = self.service.tournaments.get(tournament_id)
+            if named is not None and named.guild_id != interaction.guild_id:
+                raise ForeignObjectError()  # another server's tournament: the id is not this server's button
             if action == "j":
                 await self._signup(interaction, tournament_id, lang)
             elif action == "c":

@@ -263,6 +263,11 @@ class QueueService(Background):
             self._arm(entry)
         return entry
 
+    def match_guild(self, proposal_id: int) -> int | None:
+        """The server of a proposed (or just started) match; None when no such match is known."""
+        proposal = self.proposals.get(proposal_id) or self._started.get(proposal_id)
+        return proposal.guild_id if proposal is not None else None
+
     async def answer(self, proposal_id: int, user_id: int, accept: bool) -> Proposal:
         """Accept or decline a proposed match. When the last person accepts, the table opens.
 

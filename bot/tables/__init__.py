@@ -4,7 +4,9 @@ No discord import here: the presenter implements `Notifier`.
 """
 
 from .errors import (
+    BadOptionError,
     ChannelBusyError,
+    ForeignObjectError,
     IllegalPlayError,
     NoTableHereError,
     NotHostError,
@@ -24,7 +26,7 @@ from .service import Choice, Played, TableService
 
 __all__ = [
     "CLOSED", "FINISHED", "LOBBY", "PLAYING", "TEAMS",
-    "ChannelBusyError", "Choice", "IllegalPlayError", "LeaveResult", "Messages", "NoTableHereError",
+    "BadOptionError", "ChannelBusyError", "Choice", "ForeignObjectError", "IllegalPlayError", "LeaveResult", "Messages", "NoTableHereError",
     "NotHostError", "NotPlayingError", "NotYourTurnError", "Notifier", "NullNotifier", "Played",
     "SeatError", "Seat", "StaleError", "Table", "TableBusyError", "TableError", "TableService", "UnknownTableError",
     "WrongStateError", "available_levels", "choose_play", "register_level",

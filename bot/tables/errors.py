@@ -21,6 +21,21 @@ class UnknownTableError(TableError):
     key = "err.unknown_table"
 
 
+class ForeignObjectError(TableError):
+    """A component names an object (table, mesa, league, tournament, match, leaderboard) that is not this
+    interaction's to act on: another server's, another channel's, or, from a DM, a table the user has no
+    seat at. Answered as a button no longer in use; nothing is read out or changed."""
+
+    key = "err.button_gone_other"
+
+
+class BadOptionError(TableError):
+    """A command option or a select value outside what the command offers (a choice it does not list, a
+    number out of its range)."""
+
+    key = "err.bad_option"
+
+
 class NoTableHereError(TableError):
     """The channel holds no open table."""
 

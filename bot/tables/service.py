@@ -357,13 +357,13 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         """
         table = await self.fetch(table_id)
         async with self._held(table):
+            seat = table.seat_of(user_id)
+            if seat is None:  # first: someone not seated is told so, whatever the table's state
+                raise NotPlayingError()
             if table.status == LOBBY:
                 raise WrongStateError("err.not_started")
             if table.status != PLAYING or table.game is None or table.game.is_over:
                 raise WrongStateError("err.finished")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotPlayingError()
             await self._come_back(table, seat)  # a click on their hand: the person is here (issue 6)
             game = table.game
             if nonce != table.nonce:
