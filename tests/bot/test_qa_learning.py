@@ -66,8 +66,8 @@ def filled(template: str, text: str) -> dict[str, str] | None:
 
 
 async def test_why_answers_only_for_a_table_of_the_servers_own(world):
-    """`c4:y:<table>` pressed in one server for a table of another server is refused like an unknown
-    table: no card of that table's play, no name of its players. On the table's own server it explains."""
+    """`c4:y:<table>` pressed in one server for a table of another server is refused as a button no longer
+    in use: no card of that table's play, no name of its players. On the table's own server it explains."""
     other = world.env.create_guild("Cuenca Club")
     chan = other.create_text_channel("mesa")
     xavi = other.add_member(world.env.create_user("xavi"))
@@ -86,7 +86,7 @@ async def test_why_answers_only_for_a_table_of_the_servers_own(world):
     assert forged.ephemeral
     assert play.card not in named_cards(text), f"another server's play is explained: {text}"
     assert "xavi" not in text and "yoli" not in text, text
-    assert text.startswith(t("err.unknown_table", "en")), text
+    assert text == t("err.button_gone_other", "en"), text
 
     own = await click_raw(world.env, yoli, next(m for m in chan.history() if m.id == table.messages.public),
                           f"c4:y:{tid}")
@@ -206,7 +206,9 @@ async def test_a_non_ascii_digit_as_the_topic_is_still_answered_with_the_first_p
     assert world.env.errors == []
 
 
-async def test_a_forged_replay_id_too_big_for_the_database_gets_the_replay_refusal(world, caplog):
+async def test_a_forged_replay_id_too_big_for_the_database_gets_the_forged_button_refusal(world, caplog):
+    """A mesa id past the database's integer range names no mesa: the answer is the one a forged id of
+    another server gets (the same text, so an id's answer never tells which server owns it), not an error."""
     await start_pair(world)
     await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
     await world.env.settle()
@@ -215,7 +217,8 @@ async def test_a_forged_replay_id_too_big_for_the_database_gets_the_replay_refus
     result = await click_raw(world.env, world.ana, replay.response, f"c4:w:{big}:0:n")
     answer = result.followups[0] if result.followups else result.response
     assert answer.content != t("err.generic", "en"), "the generic error"
-    assert answer.content == t("replay.err.unknown", "en", table=big)
+    assert answer.content == t("err.button_gone_other", "en")
+    assert result.ephemeral
     failed = [r.getMessage() for r in caplog.records if r.exc_info and r.name.startswith(("bot", "cogs"))]
     assert failed == [], failed
     assert world.env.errors == []

@@ -206,6 +206,40 @@ async def test_every_command_option_naming_another_servers_object_changes_nothin
     assert world.env.errors == []
 
 
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=st.data())
+async def test_property_a_forged_component_from_another_channel_of_the_server_takes_no_seat(attack, data):
+    """Every registered template naming A's tables, clicked by dani (a member of A, seated nowhere) in
+    #mesa2, a channel that is not table 1's: exactly one answer, ephemeral; she takes no seat, no table
+    changes (the queue's buttons are the server's, wherever they are pressed: joining it is hers to do),
+    and nothing is sent to another server."""
+    world = attack.world
+    factory, template = data.draw(st.sampled_from(_templates(world.bot)), label="template")
+    example = data.draw(st.from_regex(template, fullmatch=True), label="example")
+    ids = data.draw(st.lists(st.sampled_from([1, 2, world.guild.id]), min_size=len(OBJECT_GROUPS),
+                             max_size=len(OBJECT_GROUPS)), label="ids")
+    custom_id = _forged(template, example, ids)
+    component_type = component_type_of(factory) or 2
+    values = [data.draw(st.sampled_from(["medio", "-", "7D", "1", "x"]), label="value")] if component_type == 3 else []
+    kept = ("tables", "mesas", "plays", "leagues", "league_sides", "tournaments", "tournament_players",
+            "house_settings", "guild_settings", "ratings", "chicas")
+    before, cursor = snapshot(attack.db_path), world.env.error_cursor
+    since = len(world.env.http_requests)
+    result = await click_raw(world.env, world.dani, attack.mesa2.last_message, custom_id,
+                             component_type=component_type, values=values)
+    assert result.acknowledged and result.ephemeral, custom_id
+    assert world.env.errors_since(cursor) == (), custom_id
+    after = snapshot(attack.db_path)
+    assert {k: after[k] for k in kept if k in after} == {k: before[k] for k in kept if k in before}, custom_id
+    assert world.bot.tables.table_of_user(world.dani.id) is None, custom_id
+    b_ids = {str(attack.b.id), str(attack.b_channel.id)}
+    assert not [r.path for r in world.env.http_requests[since:] if set(re.split(r"[/?]", r.path)) & b_ids]
+    if world.dani.id in world.bot.queue.entries:  # leave the world as it was for the next example
+        await world.bot.queue.leave(world.dani.id)
+
+
 async def test_queue_join_forged_from_another_server_does_not_enter_its_queue(attack):
     """What used to fail: zoe (B only) sent ``c4:q:<A>:a`` from B's channel and was put in A's queue; a
     member of A then got matched with her, her forged ``c4:m:<match>:y`` counted, and a match thread was
