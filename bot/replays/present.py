@@ -70,10 +70,13 @@ def _count_line(table: Table, e: Event, lang: str) -> str | None:
     return None
 
 
-def event_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
+def event_lines(table: Table, events: Sequence[Event], lang: str, first: int | None = None) -> list[str]:
     """Every event of a run as lines, in order: plays as sentences (a caída names its victim, the seat
-    that played just before), rondas, deals, a new hand or chica, the count, a chica and the mesa won."""
+    that played just before), rondas, deals, a new hand or chica, the count, a chica and the mesa won.
+    ``first``: the index in the mesa of the run's first play (events before it came with play ``first -
+    1``), so that every line names whoever held the seat then (`bot.ui.words.records`)."""
     lines: list[str] = []
+    at = None if first is None else first - 1
     i, n = 0, len(events)
     while i < n:
         e = events[i]
@@ -81,18 +84,19 @@ def event_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
             j = i + 1
             while j < n and events[j].kind in _PLAY_KINDS[1:]:
                 j += 1
-            record = records(events[i:j])[0]
+            at = None if at is None else at + 1
+            record = records(events[i:j], at)[0]
             if record.caida and record.seat is not None:
                 record = dataclasses.replace(record, victim=(record.seat - 1) % table.players)
             lines.append(sentence(table, record, lang))
             i = j
             continue
         if e.kind in (K.RONDA, K.DOBLE_RONDA, K.DEAL, K.RONDA_REVEALED):
-            lines.append(sentence(table, records([e])[0], lang))
+            lines.append(sentence(table, records([e], None if at is None else at + 1)[0], lang))
         elif e.kind == K.CHICA_START:
             lines.append(t("replay.chica_start", lang, chica=e.number))
         elif e.kind == K.HAND_START:
-            lines.append(t("replay.hand_start", lang, hand=e.number, dealer=seat_name(table, e.seat, lang)))
+            lines.append(t("replay.hand_start", lang, hand=e.number, dealer=seat_name(table, e.seat, lang, at)))
         elif e.kind == K.CHICA_WON:
             lines += chica_lines(table, e, lang)
         elif e.kind == K.MESA_WON:
@@ -111,29 +115,29 @@ def _cards(cards: Sequence, lang: str) -> str:
 
 def hand_lines(table: Table, step: Step, lang: str) -> list[str]:
     """Every seat's cards before the play, sorted as a player holds them; ``▶`` marks the seat in turn
-    (in 2 v 2 the team follows the name)."""
+    (in 2 v 2 the team follows the name); each seat named after whoever held it at this play."""
     lines = []
     for seat, hand in enumerate(step.hands):
         mark = "▶" if seat == step.seat else "·"
         team = f" ({TEAMS[seat % 2]})" if table.players == 4 else ""
-        lines.append(f"{mark} **{seat_name(table, seat, lang)}**{team}: {_cards(by_rank(hand), lang)}")
+        lines.append(f"{mark} **{seat_name(table, seat, lang, step.index)}**{team}: {_cards(by_rank(hand), lang)}")
     return lines
 
 
 def step_lines(table: Table, step: Step, lang: str) -> list[str]:
     """The description of a step (see the module docstring), as lines."""
     lines = [t("replay.where", lang, hand=step.hand, chica=step.chica, deal=step.deal)]
-    lines += event_lines(table, step.opening, lang)
+    lines += event_lines(table, step.opening, lang, step.index)
     lines.append("")
     lines += hand_lines(table, step, lang)
     lines.append(t("replay.table", lang, cards=_cards(step.table, lang)))
     lines.append("")
     if step.play is None:
-        return [*lines, t("replay.no_play", lang), *event_lines(table, step.events, lang)]
+        return [*lines, t("replay.no_play", lang), *event_lines(table, step.events, lang, step.index)]
     own = next((i for i, e in enumerate(step.events) if e.kind not in _PLAY_KINDS), len(step.events))
-    lines += event_lines(table, step.events[:own], lang)
+    lines += event_lines(table, step.events[:own], lang, step.index)
     lines.append(t("replay.after", lang, cards=_cards(step.after, lang)))
-    lines += event_lines(table, step.events[own:], lang)
+    lines += event_lines(table, step.events[own:], lang, step.index + 1)
     return lines
 
 

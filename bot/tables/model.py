@@ -252,6 +252,34 @@ class Table:
         """``(seat, Seat)`` for each person at the table who is not away."""
         return [(i, s) for i, s in self.humans() if not s.away]
 
+    SEAT_HISTORY = "seat_history"
+    """The ``meta`` key of the seat history (`hand_over`): a list, in the order the seats changed hands, of
+    ``{"seat": n, "until": play index, "held_by": Seat.to_dict()}``; absent until a seat changes hands
+    (tables saved before it existed load with none: every play is named after the seat's holder now)."""
+
+    def hand_over(self, seat: int, new: Seat) -> None:
+        """Seat ``new`` in ``seat`` mid-mesa (a computer player for a person who left or was removed),
+        keeping who held it until now in the seat history (persisted with ``meta``): the plays of index
+        below the current `nonce` stay theirs (`held_by`)."""
+        old = self.seats[seat]
+        if old is not None and self.game is not None:
+            self.meta.setdefault(self.SEAT_HISTORY, []).append(
+                {"seat": seat, "until": self.nonce, "held_by": old.to_dict()})
+        self.seats[seat] = new
+
+    def held_by(self, seat: int | None, at: int | None = None) -> Seat | None:
+        """Who held ``seat`` when play number ``at`` (its index in ``game.plays``) was made: the person or
+        computer player who made that play, or in whose name what it caused was sung or counted. ``at``
+        None (or a seat that never changed hands) is whoever holds the seat now; a negative ``at`` is
+        before the first play. None for an empty or unknown seat."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return None
+        if at is not None:
+            for spell in self.meta.get(self.SEAT_HISTORY) or ():
+                if spell.get("seat") == seat and at < int(spell.get("until", 0)):
+                    return Seat.from_dict(spell.get("held_by") or {"user_id": None})
+        return self.seats[seat]
+
     def dm_closed(self, seat: int) -> bool:
         """True when DMs to this seat failed with 50007."""
         return seat in self.messages.dm_closed

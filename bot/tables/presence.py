@@ -292,7 +292,7 @@ class PresenceMixin:
         person = table.seats[seat]
         assert person is not None and not person.is_ai
         number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
-        table.seats[seat] = Seat(None, "", ai=SUBSTITUTE_LEVEL, ai_number=number, stands_for=person.name)
+        table.hand_over(seat, Seat(None, "", ai=SUBSTITUTE_LEVEL, ai_number=number, stands_for=person.name))
         table.timers.strikes.pop(str(seat), None)
         self._mark_casual(table)
         return self._pass_host(table, person.user_id, seat)

@@ -231,7 +231,7 @@ class RematchMixin:
                                 channel=other.channel_id)
             self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[attr-defined, arg-type]
         seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
-        meta = {**{k: v for k, v in old.meta.items() if k not in ("casual", "refereed", "queue_match")},
+        meta = {**{k: v for k, v in old.meta.items() if k not in ("casual", "refereed", "queue_match", Table.SEAT_HISTORY)},
                 "rematch_of": old.id}  # a rematch is a casual table, even after a queue match
         try:
             table_id = await self.store.create_table(  # type: ignore[attr-defined]

@@ -440,6 +440,10 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         self._ai_tasks[table.id] = self._spawn(self._run_ai(table))
 
     async def _run_ai(self, table: Table) -> None:
+        """Play every turn in a row whose seat a computer plays (a computer player, or a person away), each
+        after `ai_delay` seconds. Whose turn it is, and whether a computer still plays that seat, is read
+        again after every await (the pause, the move's computation, the table lock): a person who took the
+        seat back, or played, meanwhile keeps the turn, and no move is computed for a seat not to play."""
         while table.status == PLAYING and table.game is not None and not self._closing:
             game = table.game
             seat_index = game.to_play
@@ -448,24 +452,30 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
             seat = table.seats[seat_index]
             if seat is None or not seat.autoplays:
                 return
+            nonce = table.nonce
             if self.ai_delay:
                 await self.clock.sleep(self.ai_delay)
-            nonce = table.nonce
+                if not self._ai_still_to_play(table, game, nonce, seat_index, seat):
+                    continue  # the game moved on, or the person came back: read the turn again
             view = game.view(seat_index)
             level = seat.ai or (SUBSTITUTE_LEVEL if seat.away else DEFAULT_LEVEL)
             play = await self.offload(choose_play, level, game.seed, view)
             try:
                 async with self._held(table):
-                    if table.nonce != nonce or table.status != PLAYING or table.game is not game:
+                    if not self._ai_still_to_play(table, game, nonce, seat_index, seat):
                         continue
-                    if table.seats[seat_index] is not seat or not seat.autoplays:
-                        return  # the person came back
                     events = await self._apply(table, seat_index, play)
             except TableBusyError:
                 # another process holds the table: its change moves the game on and kicks the computer there
                 log.info("table %d: busy in another process; its computer move is left to it", table.id)
                 return
             await self._notify(table, events=events)
+
+    def _ai_still_to_play(self, table: Table, game: Game, nonce: int, seat_index: int, seat: Seat) -> bool:
+        """Whether the computer move `_run_ai` started for ``seat_index`` at turn ``nonce`` is still to make:
+        the same game in play, no play since, the same `Seat` in the chair and a computer still playing it."""
+        return (not self._closing and table.status == PLAYING and table.game is game and table.nonce == nonce
+                and game.to_play == seat_index and table.seats[seat_index] is seat and seat.autoplays)
 
     REPOST_COOLDOWN = 30.0
     """Seconds (of the service's clock) between two re-posts of one table asked with ``/cuarenta table``."""

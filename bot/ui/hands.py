@@ -15,8 +15,9 @@
   hand's edits, its turn alert (a follow-up: a new DM message, so a notification) and the deletion of the
   old hand all go through that token. Only a hand nobody clicked lately (the first of a mesa, after a
   restart, after a long pause) takes bot-token writes. Any failure of the token path falls back to them.
-- A DM that fails with 403/50007 marks the seat; the public message then tells them to use "My hand", and
-  the channel alert (`bot.ui.notifier`) mentions them instead.
+- A DM that fails with 403/50007, whatever it carried (the hand, a reminder line, the welcome), marks the
+  seat through one path (`HandPresenter.dm_refused`), once; the public message then tells them to use "My
+  hand", and the channel alert (`bot.ui.notifier`) mentions them instead.
 """
 
 from __future__ import annotations
@@ -412,13 +413,7 @@ class HandPresenter:
             game = table.game
             message = await dm.send(**self._payload(table, seat).send_kwargs())
         except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED:
-                log.info("table %d: DMs closed for seat %d", table.id, seat)
-                if self.on_dm_closed is not None:
-                    await self.on_dm_closed(table, seat)
-                else:
-                    await self.mark_dm_closed(table, seat)
-            else:
+            if not await self.dm_refused(table, seat, "hand", exc):
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
             return
         except discord.HTTPException as exc:
@@ -482,15 +477,37 @@ class HandPresenter:
 
     # ------------------------------------------------------------------ other DM writes
 
-    async def send_line(self, user_id: int, text: str) -> bool:
-        """A one-line DM (reminders), within the budget. Returns False when it failed."""
+    async def dm_refused(self, table: Table, seat: int, what: str, exc: discord.HTTPException) -> bool:
+        """The one handling of a DM to ``seat`` that Discord refused, whatever it carried (``what``, for the
+        log: ``"hand"``, ``"line"``, ``"welcome"``). A 403 with code 50007 (the person's DMs are closed)
+        marks the seat, once, through `on_dm_closed` (the presenter: the table message then tells them to
+        use «Ver mi mano»; `mark_dm_closed` without one). Returns True for closed DMs, False for any other
+        failure (left to the caller)."""
+        if not (isinstance(exc, discord.Forbidden) and exc.code == DM_CLOSED):
+            return False
+        log.info("table %d: DMs closed for seat %d (%s)", table.id, seat, what)
+        if table.dm_closed(seat):
+            return True  # already said
+        if self.on_dm_closed is not None:
+            await self.on_dm_closed(table, seat)
+        else:
+            await self.mark_dm_closed(table, seat)
+        return True
+
+    async def send_line(self, table: Table, seat: int, text: str) -> bool:
+        """A one-line DM to the person of ``seat`` (reminders), within the budget. Returns False when it
+        failed; closed DMs (403, 50007) are handled as for the hand (`dm_refused`)."""
+        person = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        if person is None or person.user_id is None:
+            return False
         try:
-            dm = await open_dm(self.client, user_id)
+            dm = await open_dm(self.client, person.user_id)
             await self.budget.acquire(dm.id)
             await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
             return True
         except discord.HTTPException as exc:
-            log.info("DM line failed (%s %s)", exc.status, exc.code)
+            if not await self.dm_refused(table, seat, "line", exc):
+                log.info("table %d: DM line to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
             return False
 
     async def mark_dm_closed(self, table: Table, seat: int) -> None:
@@ -517,7 +534,7 @@ class HandPresenter:
             if exc.code != DM_CLOSED:
                 return True
             if seat is not None:
-                await self.mark_dm_closed(table, seat)
+                await self.dm_refused(table, seat, "welcome", exc)
             return False
         except discord.HTTPException:
             return True  # a transient failure says nothing about the user's DMs

@@ -114,9 +114,9 @@ class TableNotesMixin:
             await self._channel(table).send(**kwargs)
         except discord.HTTPException as exc:
             self._refused(table, "reminder", exc)
-        if seat in table.messages.dm_closed:
+        if seat is None or table.dm_closed(seat):
             return
-        await self.hands.send_line(person.user_id, t("dm.reminder", person.locale, table=table.id, when=when))
+        await self.hands.send_line(table, seat, t("dm.reminder", person.locale, table=table.id, when=when))
 
     # ------------------------------------------------------------------ rematch ready check
 

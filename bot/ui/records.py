@@ -54,13 +54,26 @@ def hand_slice(events: Sequence[Event], number: int) -> list[Event]:
     return out
 
 
-def play_log(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
+def first_play_of_hand(events: Sequence[Event], number: int) -> int:
+    """The index in the mesa (``Game.plays``) of hand ``number``'s first play: the plays of the log before
+    its HAND_START (0 when the log has no such HAND_START)."""
+    played = 0
+    for e in events:
+        if e.kind == K.HAND_START and e.number == number:
+            return played
+        if e.kind == K.PLAYED:
+            played += 1
+    return 0
+
+
+def play_log(table: Table, hand: Sequence[Event], lang: str, first: int | None = None) -> list[str]:
     """Every play of a hand, one line per deal: ``"**Reparto 1:** ana 5♣ · beto 5♦→5♣ **¡Caída!** · …"``
-    (rondas sung at a deal are in its line)."""
+    (rondas sung at a deal are in its line). ``first``: the index in the mesa of the hand's first play
+    (`first_play_of_hand`), so that each play is named after whoever made it (`bot.ui.words.records`)."""
     lines: list[str] = []
     current: list[str] = []
     label = ""
-    for record in records(hand):
+    for record in records(hand, first):
         if record.kind == "deal":
             if current:
                 lines.append(f"{label} {' · '.join(current)}".strip())
@@ -76,33 +89,34 @@ def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[st
     """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2 · 1 periquito +6"`` (a play that took
     two periquitos counts two, §9). Plays whose points did not count (R30 at 38, R15 past the cut-off) are
     counted apart, with why: ``"1 limpia +0 (no cuenta: 38 no juega)"``, so that the sums add up."""
-    per_seat: dict[int, dict[tuple[str, str | None], list[int]]] = {}
+    per_seat: dict[tuple[int, str], dict[tuple[str, str | None], list[int]]] = {}
     for r in recs:
         if r.seat is None:
             continue
+        who = (r.seat, seat_name(table, r.seat, lang, r.at))  # a seat that changed hands: each holder apart
         for kind, points in r.bonus.items():
             why = r.periquito_blocked if kind == "periquito" else r.blocked
             blocked = why if why and not points else None
-            got = per_seat.setdefault(r.seat, {}).setdefault((kind, blocked), [0, 0])
+            got = per_seat.setdefault(who, {}).setdefault((kind, blocked), [0, 0])
             got[0] += len(r.periquito) if kind == "periquito" else 1
             got[1] += points
     lines = []
-    for seat in sorted(per_seat):
+    for who in sorted(per_seat, key=lambda w: w[0]):  # by seat, each seat's holders in the order they played
         parts = []
         for kind in ("caida", "limpia", "periquito", "ronda"):
-            for (known, blocked), (n, points) in per_seat[seat].items():
+            for (known, blocked), (n, points) in per_seat[who].items():
                 if known != kind:
                     continue
                 part = tn(f"sum.{kind}", n, lang, n=n, points=points)
                 parts.append(f"{part} {blocked_note(table, blocked, lang)}" if blocked else part)
         if parts:
-            lines.append(t("sum.by_player", lang, name=seat_name(table, seat, lang), parts=" · ".join(parts)))
+            lines.append(t("sum.by_player", lang, name=who[1], parts=" · ".join(parts)))
     return lines
 
 
-def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
+def _end_lines(table: Table, hand: Sequence[Event], lang: str, at: int | None = None) -> list[str]:
     """The count at the end of the hand: cards per side, cartón (or dos por darlas, more cards), falla,
-    leftovers, revealed rondas."""
+    leftovers, revealed rondas (named after whoever held the seat at the hand's last play, ``at``)."""
     lines: list[str] = []
     for e in hand:
         side = side_name(table, e.team or 0, lang)
@@ -121,7 +135,7 @@ def _end_lines(table: Table, hand: Sequence[Event], lang: str) -> list[str]:
             else:
                 lines.append(tn("sum.leftovers_taken", len(e.cards), lang, count=len(e.cards), team=side))
         elif e.kind == K.RONDA_REVEALED:
-            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang), rank=rank_word(e.rank)))
+            lines.append(t("play.ronda_revealed", lang, name=seat_name(table, e.seat, lang, at), rank=rank_word(e.rank)))
         elif e.kind == K.HAND_END and e.counts is not None:
             lines.append(t("sum.cards", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
                            ca=e.counts[0], cb=e.counts[1]))
@@ -180,12 +194,14 @@ def hand_record_payload(table: Table, number: int, lang: str) -> Payload:
     score as perros and tantos. A mesa's last hand also carries the «Revancha» button (no "my hand")."""
     game = table.game
     assert game is not None
-    hand = hand_slice(game.view(None).events, number)
+    events = game.view(None).events
+    hand = hand_slice(events, number)
+    first = first_play_of_hand(events, number)
     embed = discord.Embed(title=t("sum.title", lang, hand=number, table=table.id), colour=COLOR)
-    lines = play_log(table, hand, lang)
-    recs = records(hand)
+    lines = play_log(table, hand, lang, first)
+    recs = records(hand, first)
     bonus = _bonus_lines(table, recs, lang)
-    end = _end_lines(table, hand, lang)
+    end = _end_lines(table, hand, lang, first + sum(1 for e in hand if e.kind == K.PLAYED) - 1)
     if bonus or end:
         lines += ["", f"**{t('sum.points_title', lang)}**", *bonus, *end]
     got = _hand_points(hand)

@@ -263,7 +263,7 @@ def table_payload(table: Table, lang: str) -> Payload:
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOR)
     on_table = cards_text(game.table) if game.table else t("table.empty", lang)
     lines = [f"**{t('table.on_table', lang)}:** {on_table}"]
-    recent = [r for r in recent_records(game.view(None).events, LIVE_PLAYS) if r.kind in ("play", "ronda", "doble_ronda")]
+    recent = [r for r in recent_records(game.view(None).events, LIVE_PLAYS, len(game.plays)) if r.kind in ("play", "ronda", "doble_ronda")]
     for record in recent[-LIVE_PLAYS:][::-1]:
         lines.append(sentence(table, record, lang) if record is recent[-1] else f"-# {sentence(table, record, lang)}")
     if not recent:
@@ -430,7 +430,7 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
         lines.append(t("dm.your_turn", lang) + (f" ⏳ {when_text(deadline)}" if deadline and not away else ""))
     else:
         lines.append(t("dm.wait", lang, name=seat_name(table, view.to_play, lang)))
-    recent = [r for r in recent_records(view.events, 1) if r.kind == "play"]
+    recent = [r for r in recent_records(view.events, 1, table.nonce) if r.kind == "play"]
     if recent and table.status == PLAYING:
         lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang)))
     hand = by_rank(view.hand)

@@ -102,7 +102,8 @@ def explain_last_play(table: Table, lang: str) -> str | None:
     info = before.explain(play)
     last_played = max(i for i, e in enumerate(game.events) if e.kind == K.PLAYED)
     record = records(game.events[last_played:])[0]
-    name = seat_name(table, seat, lang)
+    index = len(game.plays) - 1  # the last play's: named after whoever made it (`bot.tables.Table.held_by`)
+    name = seat_name(table, seat, lang, index)
     lines = [t("why.title", lang, name=name, card=card_text(play.card))]
     trailed = before.last_trail if before.last_trail_seat == (seat - 1) % before.players else None
     if play.is_trail:
@@ -115,7 +116,7 @@ def explain_last_play(table: Table, lang: str) -> str | None:
         lines.append(_base_line(play, info, lang))
         if info.escalera:
             lines.append(t("why.escalera", lang, cards=cards_text(info.escalera)))
-        victim = seat_name(table, (seat - 1) % before.players, lang)
+        victim = seat_name(table, (seat - 1) % before.players, lang, index - 1)
         points = t("play.points", lang, points=record.capture_points) if record.capture_points else ""
         if info.caida and info.limpia:
             lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]

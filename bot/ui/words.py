@@ -86,10 +86,12 @@ def level_word(level: str | None, lang: str) -> str:
     return t(f"level.short.{level if level in ('facil', 'medio', 'dificil') else 'medio'}", lang)
 
 
-def seat_name(table: Table, seat: int | None, lang: str) -> str:
+def seat_name(table: Table, seat: int | None, lang: str, at: int | None = None) -> str:
     """A seat's display name: the person's name, or ``"Computadora 1 (media)"`` for a computer player
-    (``"Computadora 3 (media, por ana)"`` when it replaced a person)."""
-    s = table.seats[seat] if seat is not None and 0 <= seat < len(table.seats) else None
+    (``"Computadora 3 (media, por ana)"`` when it replaced a person). With ``at`` (a play's index in the
+    mesa, `PlayRecord.at`), the name of whoever held the seat when that play was made (`Table.held_by`:
+    a person's own plays stay theirs after a computer player took the seat)."""
+    s = table.held_by(seat, at)
     if s is None:
         return "?"
     if s.is_ai:
@@ -100,12 +102,13 @@ def seat_name(table: Table, seat: int | None, lang: str) -> str:
     return clean(s.name) if s.name else f"<@{s.user_id}>"
 
 
-def short_name(table: Table, seat: int | None, lang: str) -> str:
-    """A seat's name in few characters (the hand log): the person's name, or ``"Compu 1"``."""
-    s = table.seats[seat] if seat is not None and 0 <= seat < len(table.seats) else None
+def short_name(table: Table, seat: int | None, lang: str, at: int | None = None) -> str:
+    """A seat's name in few characters (the hand log): the person's name, or ``"Compu 1"``; ``at`` as for
+    `seat_name`."""
+    s = table.held_by(seat, at)
     if s is not None and s.is_ai:
         return t("ai.short", lang, n=s.ai_number)
-    return seat_name(table, seat, lang)
+    return seat_name(table, seat, lang, at)
 
 
 def seat_mention(table: Table, seat: int, lang: str) -> str:
@@ -190,6 +193,10 @@ class PlayRecord:
             ``"38"``/``"cutoff"`` when the caída / limpia / ronda points did not count (R30, R15).
         wins_chica: the play or the doble ronda won the chica at once (R13, R25, R26).
         rank: a revealed ronda's rank (``revealed``); number: the deal number (``deal``).
+        at: the index in the mesa (``Game.plays``) of the play this record is (``play``) or came with (a
+            ronda sung at the deal that play led to, a reveal at the end of its hand); -1 before the first
+            play; None when the records were built without knowing where they start (`records`). Names
+            are given for ``at`` (`seat_name`): whoever held the seat then.
     """
 
     kind: str
@@ -217,6 +224,7 @@ class PlayRecord:
     periquito_blocked: str | None = None
     """``"38"`` when the 38 rule stopped the periquito bonus (R30, §9); the caída / limpia's own block is
     ``blocked``."""
+    at: int | None = None
 
     @property
     def capture_points(self) -> int:
@@ -239,15 +247,22 @@ class PlayRecord:
                 or self.kind in ("ronda", "doble_ronda"))
 
 
-def records(events: Sequence[Event]) -> list[PlayRecord]:
+def records(events: Sequence[Event], first: int | None = None) -> list[PlayRecord]:
     """The public records of a run of events (a hand's, usually), in order. A caída's victim is the seat
-    of the play just before it (R22: the immediately preceding player's trail)."""
+    of the play just before it (R22: the immediately preceding player's trail).
+
+    ``first``: the index in the mesa (``Game.plays``) of the first PLAYED event of ``events``; each record
+    then carries its `PlayRecord.at` (events before that play came with play ``first - 1``). None: ``at``
+    stays None (names are then those of the seats' holders now)."""
     out: list[PlayRecord] = []
     last_seat: int | None = None
+    at = None if first is None else first - 1
     i, n = 0, len(events)
     while i < n:
         e = events[i]
         if e.kind == K.PLAYED:
+            if at is not None:
+                at += 1
             j = i + 1
             captured: tuple[Card, ...] = ()
             caida = limpia = en_ronda = four = wins = False
@@ -289,7 +304,7 @@ def records(events: Sequence[Event]) -> list[PlayRecord]:
                                   fallen=fallen, captured=captured, caida=caida, limpia=limpia, en_ronda=en_ronda,
                                   four_caidas=four, points=points, blocked=blocked, wins_chica=wins, bonus=bonus,
                                   periquito=periquito, periquito_points=periquito_points,
-                                  periquito_blocked=periquito_blocked))
+                                  periquito_blocked=periquito_blocked, at=at))
             last_seat = e.seat
             i = j
             continue
@@ -297,11 +312,11 @@ def records(events: Sequence[Event]) -> list[PlayRecord]:
             kind = "ronda" if e.kind == K.RONDA else "doble_ronda"
             wins = e.kind == K.DOBLE_RONDA and e.reason == "chica" and e.blocked is None
             out.append(PlayRecord(kind, seat=e.seat, points=e.points, blocked=e.blocked, wins_chica=wins,
-                                  bonus={"ronda": e.points}))
+                                  bonus={"ronda": e.points}, at=at))
         elif e.kind == K.RONDA_REVEALED:
-            out.append(PlayRecord("revealed", seat=e.seat, rank=e.rank))
+            out.append(PlayRecord("revealed", seat=e.seat, rank=e.rank, at=at))
         elif e.kind == K.DEAL:
-            out.append(PlayRecord("deal", number=e.number))
+            out.append(PlayRecord("deal", number=e.number, at=at))
             last_seat = None
         i += 1
     return out
@@ -395,8 +410,8 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
     """A record as a sentence, its drama called out in bold first:
     ``"**¡Caída!** ana le cayó a beto con 6♦ (+2)"``, ``"beto botó 5♣"``, ``"**¡Periquito!** ana llevó 4♥,
     luego 5♠ 5♥ 5♦ 5♣ con 4♣ y se llevó el periquito de 5 (+6)"``; a joker's rank is named (``"con 🃏1
-    (como 5)"``). Never a hidden ronda rank."""
-    name = seat_name(table, record.seat, lang)
+    (como 5)"``). Never a hidden ronda rank. Names are those of whoever made the play (`PlayRecord.at`)."""
+    name = seat_name(table, record.seat, lang, record.at)
     if record.kind == "deal":
         return t("play.deal", lang, deal=record.number)
     if record.kind == "revealed":
@@ -413,7 +428,7 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
     if record.joker_rank is not None:  # a joker stood for a rank (§9): say which
         card = t("play.joker_as", lang, card=card, rank=rank_word(record.joker_rank, lang))
     if record.caida:
-        victim = seat_name(table, record.victim, lang)
+        victim = seat_name(table, record.victim, lang, None if record.at is None else record.at - 1)
         key = "play.caida_en_ronda" if record.en_ronda else "play.caida"
         body = t(key, lang, name=name, victim=victim, card=card,
                  fallen=card_text(record.fallen) if record.fallen else "?")
@@ -440,7 +455,7 @@ def log_token(table: Table, record: PlayRecord, lang: str) -> str:
     labels, not emojis: a 4-player hand's 40 plays must fit one embed)."""
     if record.kind == "deal":
         return t("log.deal", lang, deal=record.number)
-    name = short_name(table, record.seat, lang)
+    name = short_name(table, record.seat, lang, record.at)
     if record.kind in ("ronda", "doble_ronda"):
         return f"{name} **{callout(record, lang)}**"
     if record.kind == "revealed":
@@ -454,11 +469,12 @@ def log_token(table: Table, record: PlayRecord, lang: str) -> str:
     return text
 
 
-def recent_records(events: Sequence[Event], plays: int) -> list[PlayRecord]:
+def recent_records(events: Sequence[Event], plays: int, total: int | None = None) -> list[PlayRecord]:
     """The end of ``records(hand_events(events))``: from the current hand's ``plays``-th last play on (rondas
     and reveals after it included), or the whole hand when it has no more plays than that. The records are
     equal to those of the whole hand; the cost does not grow with the hand (a play's messages show its
-    last plays only)."""
+    last plays only). ``total``: the number of plays in ``events`` (the mesa's, ``len(game.plays)``), so
+    that each record knows its play (`PlayRecord.at`, the name of who made it)."""
     found = 0
     start = 0
     for i in range(len(events) - 1, -1, -1):
@@ -469,8 +485,8 @@ def recent_records(events: Sequence[Event], plays: int) -> list[PlayRecord]:
         if kind == K.PLAYED:
             found += 1
             if found > plays:  # the play before the first one wanted: its seat is the next one's victim
-                return records(events[i:])[1:]
-    return records(events[start:])
+                return records(events[i:], None if total is None else total - found)[1:]
+    return records(events[start:], None if total is None else total - found)
 
 
 def hand_events(events: Sequence[Event]) -> list[Event]:
