@@ -183,6 +183,7 @@ class CuarentaBot(commands.AutoShardedBot):
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
         self.tables.serves_guild = self.settings.runs_guild  # several processes: each resumes its servers
         budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
+        budget.install(self.http)  # a message write holds its slot while in flight, and counts from its answer
         self.request_rate = RequestRate(clock=self._clock)
         self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,

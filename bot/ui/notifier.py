@@ -538,7 +538,12 @@ class DiscordNotifier(TableNotesMixin):
     # ------------------------------------------------------------------ closing
 
     async def table_closed(self, table: Table) -> None:
-        """Replace the lobby / table message with a closing note and retire the DM hands."""
+        """Say in the channel that the table ended, whatever the moment, and retire the DM hands.
+
+        The lobby (no game yet) says it was closed; the table message in play becomes the closing note.
+        When there is no table message to turn into it (a hand's record was just written and the next
+        hand's table is not posted yet, or the first table is not posted yet) or that edit is refused,
+        the closing note is posted below."""
         lang = await self.service.public_language(table.guild_id)
         state = self._public.pop(table.id, None)
         if state is not None and state.task is not None and state.task is not asyncio.current_task():
@@ -548,10 +553,14 @@ class DiscordNotifier(TableNotesMixin):
             return
         if state is not None and state.ping is not None:
             await self._delete_quietly(table.channel_id, state.ping[0])
+        said = False
         if table.messages.lobby is not None and table.game is None:
-            await self._edit_quietly(table.channel_id, table.messages.lobby, render.lobby_payload(table, lang))
-        if table.messages.public is not None:
-            await self._edit_quietly(table.channel_id, table.messages.public, render.closed_payload(table, lang))
+            said = await self._edit_quietly(table.channel_id, table.messages.lobby, render.lobby_payload(table, lang))
+        if table.messages.public is not None and table.game is not None:
+            said = await self._edit_quietly(table.channel_id, table.messages.public,
+                                            render.closed_payload(table, lang))
+        if not said:
+            await self._send_quietly(table.channel_id, render.closed_payload(table, lang))
         await self.hands.close_table(table)
 
     def forget(self, table: Table) -> None:
@@ -560,13 +569,24 @@ class DiscordNotifier(TableNotesMixin):
         self._public.pop(table.id, None)
         self.hands.forget(table.id)
 
-    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> None:
+    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> bool:
+        """Edit a message; a refusal is logged in one line. Returns whether the edit was made."""
         await self.budget.acquire(channel_id)
         try:
             await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
                 **payload.edit_kwargs())
         except discord.HTTPException as exc:
             log.info("edit of message %d skipped (%s %s)", message_id, exc.status, exc.code)
+            return False
+        return True
+
+    async def _send_quietly(self, channel_id: int, payload: render.Payload) -> None:
+        """Post a message; a refusal is logged in one line."""
+        await self.budget.acquire(channel_id)
+        try:
+            await self.client.get_partial_messageable(channel_id).send(**payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("a message to channel %d skipped (%s %s)", channel_id, exc.status, exc.code)
 
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         await self.budget.acquire(channel_id)

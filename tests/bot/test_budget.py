@@ -67,3 +67,40 @@ def test_the_request_rate_keeps_only_its_window_when_nobody_asks():
         clock.now += 0.01
     assert len(rate._times) <= 101 and rate.total == 10_000
     assert 99 <= rate.rate() <= 100, "the window still counts what it holds"
+
+
+class Route:
+    """A discord.py ``Route`` as the budget reads it."""
+
+    def __init__(self, method: str, path: str, channel_id: int) -> None:
+        self.method, self.path, self.channel_id = method, path, channel_id
+
+
+class Http:
+    """A ``discord.http.HTTPClient`` whose requests take ``seconds`` of the clock."""
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+
+    async def request(self, route: Route, **kwargs) -> None:
+        self.clock.now += self.seconds
+
+
+async def test_a_write_counts_from_its_answer_not_from_its_grant():
+    """Used to fail: a slot counted from its grant only, so five writes granted at once whose requests
+    started 3 s later (the table picture still being drawn) left the window at 5.25 s, and a sixth write
+    went out about 2 s after the five reached Discord: six writes in 5 s, answered 429."""
+    clock = Clock()
+    budget = WriteBudget(clock=clock, sleep=clock.sleep)
+    http = Http(clock, 0.1)
+    budget.install(http)
+    for _ in range(budget.writes):
+        await budget.acquire(1)
+    clock.now = 3.0
+    for _ in range(budget.writes):
+        await http.request(Route("PATCH", "/channels/{channel_id}/messages/{message_id}", 1))
+    clock.now = 5.3
+    await budget.acquire(1)
+    assert clock.now >= 3.1 + budget.window, "the sixth waits a window after the first of the five answered"
+    await http.request(Route("GET", "/channels/{channel_id}/messages", 2))  # a read is not a write
+    assert 2 not in budget._log
