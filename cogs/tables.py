@@ -17,7 +17,7 @@ from bot.i18n import lang_of, message, t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError, UnknownTableError, WrongStateError
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, records, render, why, words
+from bot.ui import answer, permissions, records, render, why, words
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -163,10 +163,10 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             channel = interaction.channel
-            missing = missing_permissions(interaction.app_permissions, isinstance(channel, discord.Thread))
+            missing = permissions.missing(interaction.app_permissions,
+                                          permissions.table_needs(isinstance(channel, discord.Thread)))
             if missing:
-                raise TableError("err.bot_permissions_which",
-                                 missing=", ".join(t(f"perm.{name}", lang) for name in missing))
+                raise TableError("err.bot_permissions_which", missing=permissions.words(missing, lang))
             table = await self.service.create(
                 guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
                 user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
@@ -581,12 +581,6 @@ def _last_card_of(game: Any, seat: int) -> str | None:
         if event.kind == "played" and event.seat == seat and event.card is not None:
             return str(event.card.code)
     return None
-
-
-def missing_permissions(perms: discord.Permissions, in_thread: bool) -> list[str]:
-    """The permissions the bot lacks to run a table in a channel (names as in ``perm.*`` messages)."""
-    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "embed_links"]
-    return [name for name in needed if not getattr(perms, name)]
 
 
 async def setup(bot: commands.Bot) -> None:
