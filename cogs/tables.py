@@ -104,7 +104,8 @@ class TablesCog(commands.Cog):
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
                      table: Table | None = None) -> None:
         """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
-        anything else is logged and answered with a generic error."""
+        anything else is logged and answered with a generic error. A host whose table's channel lacks a
+        permission, and who could not be told by DM, is told here (ephemeral, once)."""
         what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
         log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
                   interaction.user.id)
@@ -127,6 +128,12 @@ class TablesCog(commands.Cog):
                 log.exception("interaction %s failed", interaction.id)
                 try:
                     await self._say(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
+            notice = self.notifier.host_notice(interaction.user.id)
+            if notice is not None:  # a table this person hosts lacks a permission, and their DMs are closed
+                try:
+                    await self._say(interaction, notice)
                 except discord.HTTPException:
                     pass
 

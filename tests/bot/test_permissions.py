@@ -13,12 +13,25 @@ from bot.app import PERMISSIONS, invite_url
 from bot.i18n import t
 from bot.ui import permissions
 
+from .helpers import pick_play, play_through_ui, public_text, table_of
+
 
 def _deny(world, channel, *denied: str) -> None:
     """Deny the bot the permissions ``denied`` in ``channel`` (a member overwrite, announced by
     CHANNEL_UPDATE)."""
     bits = discord.Permissions(**dict.fromkeys(denied, True)).value
     world.env.backend.set_overwrite(channel.id, Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=bits))
+
+
+def _member(world, table, seat):
+    user_id = table.seats[seat].user_id
+    return next(m for m in (world.ana, world.beto, world.caro, world.dani) if m.id == user_id)
+
+
+async def _play(world, table, count: int) -> None:
+    for _ in range(count):
+        seat, play = pick_play(table)
+        await play_through_ui(_member(world, table, seat), table, play)
 
 
 def test_the_invite_asks_for_every_permission_the_bot_uses_and_no_more():
@@ -79,3 +92,70 @@ async def test_no_queue_league_or_tournament_where_attach_files_is_missing(world
     assert result.response.content == t("err.bot_permissions_which", "en", missing="Attach Files")
     assert world.channel.history() == [], "no queue message, no signup board"
     assert await world.bot.queue.queue_channel(world.guild.id) is None
+
+
+def _blocked_dms(member) -> list[str]:
+    return [m.content for m in member.user.dm_channel.history() if "Attach Files" in (m.content or "")]
+
+
+async def test_a_permission_taken_mid_game_is_told_to_the_host_and_the_table_comes_back(world):
+    """A 403 (50013) on the table channel used to be logged only: the host was not told, and the record of
+    a hand that ended meanwhile was dropped for good."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    await world.env.settle()
+    hand = table.game.hand_number
+    posted = len(world.channel.history())
+
+    _deny(world, world.channel, "attach_files")  # what the bot's cache will name
+    world.env.inject_error("*", f"/channels/{world.channel.id}/messages*", status=403, code=50013,
+                           message="Missing Permissions", times=None)  # what Discord answers
+    await _play(world, table, 1)
+    await world.env.settle()
+    told = _blocked_dms(world.ana)
+    assert len(told) == 1 and f"<#{world.channel.id}>" in told[0], "the host is told, by DM, naming it"
+    assert _blocked_dms(world.beto) == []
+
+    for _ in range(40):  # play on through the DM hands to the next hand
+        if table.game.hand_number > hand:
+            break
+        await _play(world, table, 1)
+    assert table.game.hand_number == hand + 1, "play went on"
+    await world.env.advance_time(31)  # a retry, refused again
+    await _play(world, table, 1)
+    await world.env.settle()
+    assert len(_blocked_dms(world.ana)) == 1, "told once"
+    assert len(world.channel.history()) == posted, "Discord took nothing meanwhile"
+
+    world.env.backend.faults.clear()  # the permission comes back
+    world.env.backend.delete_overwrite(world.channel.id, world.bot.user.id)
+    await world.env.advance_time(31)
+    await world.env.settle()
+    texts = [public_text(m) for m in world.channel.history()]
+    record_title = t("sum.title", "es", hand=hand, table=table.id)
+    assert any(record_title in text for text in texts), "the record of the hand played meanwhile"
+    assert table.messages.public_hand == table.game.hand_number
+    assert table.messages.public in [m.id for m in world.channel.history()], "the table is shown again"
+    assert world.env.errors == []
+
+
+async def test_a_host_with_closed_dms_is_told_at_their_next_click(world):
+    """With the host's DMs closed, the missing permission used to go unsaid."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    await world.env.settle()
+    dm = world.ana.user.dm_channel
+    world.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=None)
+    world.env.inject_error("*", f"/channels/{world.channel.id}/messages*", status=403, code=50013,
+                           message="Missing Permissions", times=None)
+    _deny(world, world.channel, "attach_files")
+    await _play(world, table, 1)
+    await world.env.settle()
+    answered = await world.ana.slash(world.channel, "cuarenta table")
+    await world.env.settle()
+    shown = [answered.response.content or ""] + [m.content or "" for m in answered.followups]
+    assert sum("Attach Files" in text for text in shown) == 1
+    again = await world.ana.slash(world.channel, "cuarenta table")
+    assert not any("Attach Files" in (m.content or "") for m in [again.response, *again.followups]), "once"
