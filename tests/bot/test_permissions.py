@@ -159,3 +159,12 @@ async def test_a_host_with_closed_dms_is_told_at_their_next_click(world):
     assert sum("Attach Files" in text for text in shown) == 1
     again = await world.ana.slash(world.channel, "cuarenta table")
     assert not any("Attach Files" in (m.content or "") for m in [again.response, *again.followups]), "once"
+
+
+def test_the_readme_names_every_permission_the_bot_checks():
+    """The README's invite used to leave out Attach Files."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in permissions.INVITE_NAMES:
+        assert f"**{t(f'perm.{name}', 'en')}" in readme, name
