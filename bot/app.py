@@ -28,7 +28,7 @@ from bot.store import Store
 from bot.tables import TableService
 from bot.tables.timers import Clock
 from bot.tables.workers import ProcessOffload
-from bot.ui import render, words
+from bot.ui import permissions, render, words
 from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
@@ -43,12 +43,8 @@ EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competit
                                   "cogs.leagues", "cogs.tournaments", "cogs.learn",
                                   "cogs.replays", "cogs.house")  # tables first: it owns /cuarenta
 
-PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
-    embed_links=True, read_message_history=True,
-)
-"""What the bot needs in a channel: view it, send (also in threads), open threads (competition matches),
-embed links, read history."""
+PERMISSIONS = permissions.INVITE
+"""What the invite asks for: every permission the bot uses (`bot.ui.permissions`), no more."""
 
 
 class DiscordClock:

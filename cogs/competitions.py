@@ -15,26 +15,23 @@ from bot.competitions.present import cancelled_text
 from bot.competitions.queue import ACCEPT_TIMEOUT
 from bot.i18n import t
 from bot.tables import ForeignObjectError, TableError
-from bot.ui import answer
+from bot.ui import answer, permissions
 from bot.ui.render import make_view
 from cogs.grouped import GroupedCog
 from cogs.tables import _s
 
 log = logging.getLogger(__name__)
 
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "send_messages", "embed_links")
-"""What the bot needs in a channel whose matches are played in threads (queue, leagues, tournaments)."""
-
-
 def require_thread_permissions(interaction: discord.Interaction, lang: str) -> None:
-    """Refuse, naming them, when the bot lacks a permission its competition channel needs.
+    """Refuse, naming them, when the bot lacks a permission its competition channel needs
+    (`bot.ui.permissions.COMPETITION_CHANNEL`: its messages there, and a table in a thread per match).
 
     Raises:
         TableError: ``err.bot_permissions_which`` (params: missing).
     """
-    missing = [name for name in THREAD_PERMISSIONS if not getattr(interaction.app_permissions, name)]
+    missing = permissions.missing(interaction.app_permissions, permissions.COMPETITION_CHANNEL)
     if missing:
-        raise TableError("err.bot_permissions_which", missing=", ".join(t(f"perm.{name}", lang) for name in missing))
+        raise TableError("err.bot_permissions_which", missing=permissions.words(missing, lang))
 
 
 MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]

@@ -24,7 +24,7 @@ from bot.tables.errors import (
     WrongStateError,
 )
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, records, render, why, words
+from bot.ui import answer, permissions, records, render, why, words
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 
@@ -116,7 +116,8 @@ class TablesCog(commands.Cog):
     async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
                      table: Table | None = None) -> None:
         """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
-        anything else is logged and answered with a generic error."""
+        anything else is logged and answered with a generic error. A host whose table's channel lacks a
+        permission, and who could not be told by DM, is told here (ephemeral, once)."""
         what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
         log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
                   interaction.user.id)
@@ -139,6 +140,12 @@ class TablesCog(commands.Cog):
                 log.exception("interaction %s failed", interaction.id)
                 try:
                     await self._say(interaction, t("err.generic", lang))
+                except discord.HTTPException:
+                    pass
+            notice = self.notifier.host_notice(interaction.user.id)
+            if notice is not None:  # a table this person hosts lacks a permission, and their DMs are closed
+                try:
+                    await self._say(interaction, notice)
                 except discord.HTTPException:
                     pass
 
@@ -193,10 +200,10 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             channel = interaction.channel
-            missing = missing_permissions(interaction.app_permissions, isinstance(channel, discord.Thread))
+            missing = permissions.missing(interaction.app_permissions,
+                                          permissions.table_needs(isinstance(channel, discord.Thread)))
             if missing:
-                raise TableError("err.bot_permissions_which",
-                                 missing=", ".join(t(f"perm.{name}", lang) for name in missing))
+                raise TableError("err.bot_permissions_which", missing=permissions.words(missing, lang))
             table = await self.service.create(
                 guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
                 user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
@@ -617,12 +624,6 @@ def _last_card_of(game: Any, seat: int) -> str | None:
         if event.kind == "played" and event.seat == seat and event.card is not None:
             return str(event.card.code)
     return None
-
-
-def missing_permissions(perms: discord.Permissions, in_thread: bool) -> list[str]:
-    """The permissions the bot lacks to run a table in a channel (names as in ``perm.*`` messages)."""
-    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "embed_links"]
-    return [name for name in needed if not getattr(perms, name)]
 
 
 async def setup(bot: commands.Bot) -> None:

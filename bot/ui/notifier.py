@@ -19,6 +19,12 @@ When Discord says a table's place is gone (the written rule, issue 12):
   and nothing more is written to that channel; its players' DM hands say it ended.
 - 10008 Unknown Message (someone deleted the message) or 30046 (too old to edit): the lobby or the table
   message is posted again below; a hand's record that cannot be edited in is posted instead.
+- 50013 Missing Permissions or 50001 Missing Access (a permission taken away mid-game, `bot.ui.permissions`):
+  the host is told once, by DM (or at their next click when their DMs are closed), naming what is missing
+  as far as the bot's cache can tell; play goes on through the DM hands. Nothing due is dropped: the table
+  message and the hand records wait, and are written when a try succeeds, tried again every
+  `PERMISSION_RETRY` seconds (table events meanwhile are coalesced, not tried: every refusal counts
+  against Discord's invalid-request limit).
 - Any other refused write is logged in one line (status and code, no traceback) and the table plays on.
 """
 
@@ -34,10 +40,11 @@ from typing import Any
 import discord
 
 from bot.engine import Event, EventKind
-from bot.tables import PLAYING, Table, TableBusyError, TableService
+from bot.i18n import t
+from bot.tables import LOBBY, PLAYING, Table, TableBusyError, TableService
 from bot.tables.workers import OffloadClosedError
 
-from . import records, render, wire
+from . import permissions, records, render, wire
 from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .notes import TableNotesMixin
@@ -59,8 +66,18 @@ older, the record is posted (no edit is attempted that could be refused or slowe
 OLD_MESSAGE_EDIT_LIMIT = 30046
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+PERMISSION_RETRY = 30.0
+"""Seconds between two tries of a table's channel writes while Discord refuses them for a missing
+permission."""
 
 __all__ = ["DiscordNotifier", "open_dm"]
+
+
+def lacks_permission(exc: discord.HTTPException) -> bool:
+    """Whether Discord refused a write because the bot lacks a permission there (403, 50013 or 50001)."""
+    return exc.status == 403 and exc.code in (MISSING_PERMISSIONS, MISSING_ACCESS)
 
 
 def message_age(message_id: int) -> float:
@@ -84,6 +101,13 @@ class _Public:
     """The (seat, nonce) last alerted in the channel: one alert per turn at most."""
     task: asyncio.Task[Any] | None = None
     last_write: float = float("-inf")
+    blocked: float | None = None
+    """When (clock seconds) a channel write was last refused for a missing permission; None: not blocked."""
+    told: bool = False
+    """The host was told of the missing permission (once per blocked spell)."""
+    notice: str | None = None
+    """That telling, kept for the host's next click when their DM failed."""
+    retry: asyncio.Task[Any] | None = None
 
 
 class DiscordNotifier(TableNotesMixin):
@@ -159,12 +183,14 @@ class DiscordNotifier(TableNotesMixin):
             if table.messages.lobby is not None:
                 try:
                     await channel.get_partial_message(table.messages.lobby).edit(**payload.edit_kwargs())
+                    self._unblocked(table)
                     return
                 except discord.HTTPException as exc:
                     if exc.code != UNKNOWN_MESSAGE:
                         raise
                     log.info("table %d: the lobby message was deleted; posting it again", table.id)
             message = await channel.send(**payload.send_kwargs())
+            self._unblocked(table)
             table.messages.lobby = message.id
             await self.service.save_messages(table)
         except discord.HTTPException as exc:
@@ -173,6 +199,8 @@ class DiscordNotifier(TableNotesMixin):
     def _refused(self, table: Table, what: str, exc: discord.HTTPException) -> None:
         """A write Discord refused: one log line; 10003 (the channel is gone) ends the table."""
         log.warning("table %d: %s refused (%s %s)", table.id, what, exc.status, exc.code)
+        if lacks_permission(exc) and not table.channel_gone:
+            self._blocked(table)
         if exc.code == UNKNOWN_CHANNEL and not table.channel_gone:
             table.channel_gone = True
             task = asyncio.ensure_future(self.service.channel_gone(table.channel_id))
@@ -192,6 +220,94 @@ class DiscordNotifier(TableNotesMixin):
         except discord.HTTPException:
             return True
         return True
+
+    # ------------------------------------------------------------------ a permission taken away
+
+    def _blocked(self, table: Table) -> None:
+        """A write to the table's channel was refused for a missing permission: what is due waits (the table
+        message is shown again when a try succeeds), a try is scheduled `PERMISSION_RETRY` seconds from now,
+        and the host is told once."""
+        state = self._state(table)
+        state.blocked = self._now()
+        if table.status == PLAYING:
+            state.dirty = True
+        if state.retry is None or state.retry.done():
+            state.retry = self._spawn(self._retry_later(table, state))
+        if not state.told:
+            state.told = True
+            self._spawn(self._tell_host(table, state))
+
+    def _unblocked(self, table: Table) -> None:
+        """A write to the table's channel went through: a blocked spell is over (its host may be told
+        again next time)."""
+        state = self._public.get(table.id)
+        if state is None or state.blocked is None:
+            return
+        log.info("table %d: its channel takes writes again", table.id)
+        state.blocked, state.told, state.notice = None, False, None
+        if state.retry is not None and state.retry is not asyncio.current_task():
+            state.retry.cancel()
+        state.retry = None
+
+    def _waiting(self, state: _Public) -> bool:
+        """Whether the table's channel writes wait for their next try (refused less than
+        `PERMISSION_RETRY` seconds ago)."""
+        return state.blocked is not None and self._now() < state.blocked + PERMISSION_RETRY
+
+    def _spawn(self, work: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _retry_later(self, table: Table, state: _Public) -> None:
+        """Try the table's channel again once `PERMISSION_RETRY` seconds have passed since the last refusal:
+        the table message and the due records (a game), or the lobby message."""
+        while state.blocked is not None and self._public.get(table.id) is state:
+            wait = state.blocked + PERMISSION_RETRY - self._now()
+            if wait > 0:
+                await self._sleep(wait)
+                continue
+            state.retry = None  # a refusal now schedules the next try
+            if table.channel_gone or table.status not in (LOBBY, PLAYING):
+                return
+            log.info("table %d: trying its channel again", table.id)
+            if table.status == PLAYING:
+                state.dirty = True
+                self._kick(table)
+            else:
+                await self.lobby_changed(table)
+            return
+
+    async def _tell_host(self, table: Table, state: _Public) -> None:
+        """DM the host which permissions the table's channel lacks; when that DM fails, keep the text for
+        their next click (`host_notice`)."""
+        host = table.host_id
+        seat = table.seat_of(host) if host is not None else None
+        person = table.seats[seat] if seat is not None else None
+        if host is None or person is None:
+            return
+        lang = person.locale or await self.service.public_language(table.guild_id)
+        lacking = permissions.channel_lacks(self.client, table.guild_id, table.channel_id)
+        if lacking:
+            missing = permissions.words(lacking, lang)
+        else:  # the cache cannot tell which one
+            thread = isinstance(self.client.get_channel(table.channel_id), discord.Thread)
+            missing = t("perm.one_of", lang, names=permissions.words(permissions.table_needs(thread), lang))
+        text = t("dm.table_blocked", lang, table=table.id, channel=f"<#{table.channel_id}>", missing=missing)
+        if not await self.hands.send_line(host, text) and state.blocked is not None:
+            state.notice = text
+
+    def host_notice(self, user_id: int) -> str | None:
+        """The missing-permission notice of a table ``user_id`` hosts, when its DM failed (then forgotten:
+        it is shown once)."""
+        for table_id, state in self._public.items():
+            if state.notice is not None:
+                table = self.service.tables.get(table_id)
+                if table is not None and table.host_id == user_id:
+                    text, state.notice = state.notice, None
+                    return text
+        return None
 
     # ------------------------------------------------------------------ game
 
@@ -284,6 +400,8 @@ class DiscordNotifier(TableNotesMixin):
         state = self._state(table)
         try:
             while not table.channel_gone:
+                if self._waiting(state):  # a permission is missing: `_retry_later` comes back
+                    return
                 if (state.records or state.repost or state.dirty) and await self.service.behind(table):
                     log.info("table %d: changed by another process, which shows it", table.id)
                     repost = state.repost
@@ -370,6 +488,7 @@ class DiscordNotifier(TableNotesMixin):
                 return False
             raise
         state.last_write = self._now()
+        self._unblocked(table)
         return True
 
     async def _shed(self) -> None:
@@ -415,6 +534,7 @@ class DiscordNotifier(TableNotesMixin):
             return
         payload = await self._table_payload(table, lang)
         message = await channel.send(**payload.send_kwargs())
+        self._unblocked(table)
         table.messages.public = message.id
         table.messages.public_hand = game.hand_number
         self._state(table).last_write = self._now()
@@ -453,7 +573,12 @@ class DiscordNotifier(TableNotesMixin):
             try:
                 written = (await channel.send(**payload.send_kwargs())).id
             except discord.HTTPException as exc:
+                if lacks_permission(exc):  # kept: written when the permission is back
+                    self._state(table).records.insert(0, number)
+                    raise
                 self._refused(table, f"hand {number} record", exc)
+        if written is not None:
+            self._unblocked(table)
         self._state(table).last_write = self._now()
         if over and written is not None:
             table.messages.public, table.messages.public_hand = written, number
