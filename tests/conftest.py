@@ -5,6 +5,10 @@ real PostgreSQL server, created from a migrated template). The server is ``TEST_
 set (`.ci/run` starts one with ``scripts/postgres-for-tests``); otherwise the session starts its own with
 that script when PostgreSQL's binaries are on the machine; otherwise the PostgreSQL half is skipped, and
 says why. Under CI (``CI`` set), a missing server fails instead of skipping.
+
+Under pytest-xdist every worker has its own template database (``cuarenta_template_gw0`` …), so workers
+sharing one server never drop or copy each other's template. Every test that uses PostgreSQL is marked
+``postgresql`` (``-m "not postgresql"`` runs the SQLite half alone).
 """
 
 from __future__ import annotations
@@ -22,8 +26,24 @@ import pytest
 from bot.store.db import create_postgres_database, drop_postgres_database
 
 ROOT = Path(__file__).resolve().parent.parent
-_TEMPLATE = "cuarenta_template"
 _names = itertools.count(1)
+
+
+def _template() -> str:
+    """This process's migrated template database: one per xdist worker (``PYTEST_XDIST_WORKER``, set once
+    the worker starts, so read here rather than at import), ``cuarenta_template`` without xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"cuarenta_template_{worker}" if re.fullmatch(r"gw\d+", worker) else "cuarenta_template"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``postgresql`` every test on the PostgreSQL backend: the ``postgresql`` half of the
+    parametrized database fixtures, and every user of ``postgres_url``."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if ("postgres_url" in getattr(item, "fixturenames", ())
+                or "postgresql" in (params.get("database_url"), params.get("blank_database_url"))):
+            item.add_marker(pytest.mark.postgresql)
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +66,7 @@ def postgres_server() -> str:
         started = re.search(r"server in (\S+)/data", out.stderr).group(1)  # type: ignore[union-attr]
     asyncio.run(_make_template(url))
     yield url
+    asyncio.run(drop_postgres_database(url, _template()))
     if started:
         bindir = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
         run = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
@@ -57,7 +78,7 @@ def postgres_server() -> str:
 async def _make_template(url: str) -> None:
     from bot.store import Store
 
-    store = await Store.open(await create_postgres_database(url, _TEMPLATE))
+    store = await Store.open(await create_postgres_database(url, _template()))
     await store.close()
 
 
@@ -72,7 +93,7 @@ def _postgres_database(request: pytest.FixtureRequest, template: str):
 @pytest.fixture
 def postgres_url(request: pytest.FixtureRequest) -> str:
     """A fresh, migrated PostgreSQL database for this test (dropped after it)."""
-    yield from _postgres_database(request, _TEMPLATE)
+    yield from _postgres_database(request, _template())
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -90,6 +90,7 @@ async def play_fixture(world, league, fixture, members, played):
     check_standings(world, league, played)
 
 
+@pytest.mark.slow
 async def test_a_4_player_1v1_league_played_through_clicks(world, make_bot):
     members = {m.id: m for m in (world.ana, world.beto, world.caro, world.dani)}
     await create_league(world, rules="rapido", days=7)

@@ -132,6 +132,7 @@ def kept_for(world, table_id: int) -> list[str]:
     return [place for place, held in places.items() if held]
 
 
+@pytest.mark.slow
 async def test_a_finished_mesa_leaves_the_bot_and_its_rematch_button_still_works(world):
     table, final = await finished_1v1(world)
     assert "service.tables" in kept_for(world, table.id) and "hands._keys" in kept_for(world, table.id)
@@ -161,6 +162,7 @@ async def test_a_card_of_a_forgotten_table_answers_as_before(world):
     assert "has already finished" in after.response.content
 
 
+@pytest.mark.slow
 async def test_an_open_rematch_check_keeps_its_table_until_it_ends(world, monkeypatch):
     """With a keep shorter than the check's minute, the table stays while the check is open, and leaves
     `KEEP_ENDED` after the check expired."""
@@ -177,6 +179,7 @@ async def test_an_open_rematch_check_keeps_its_table_until_it_ends(world, monkey
     assert kept_for(world, table.id) == []
 
 
+@pytest.mark.slow
 async def test_a_double_click_on_revancha_after_the_table_left_memory_opens_one_check(world, monkeypatch):
     """Both clicks read the table back from the store: they share one copy (and its notify lock), so the
     presenter's writes of the check come one after the other and one ready check is posted. The
@@ -219,6 +222,7 @@ async def play_while(world, table_id: int, seconds: float, step: float = 60.0) -
         await play_through_ui(member_for(world, table, seat), table, play)
 
 
+@pytest.mark.slow
 async def test_late_rematch_clicks_answer_the_same_while_the_rematch_is_played(world):
     """QA: once the old table had left memory, a late «Acepto» on the ready check answered "that rematch
     is no longer open" while the rematch was being played. Its accepted check now stays until the rematch

@@ -7,6 +7,8 @@ path of the hand UI is used.
 
 from __future__ import annotations
 
+import pytest
+
 from bot.engine import Play
 from bot.tables import FINISHED
 from bot.ui.words import side_members
@@ -77,6 +79,7 @@ async def test_1v1_against_computer_quito_to_the_end(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_1v1_two_people_cuenca_to_the_end(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="cuenca")
     await world.beto.slash(world.channel, "cuarenta join")

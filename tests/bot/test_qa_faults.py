@@ -98,6 +98,7 @@ async def test_double_click_on_rematch_opens_one_table_and_names_it(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_rematch_refusal_names_the_busy_player(world):
     """Ana and Beto finish a 1v1; Beto sits at a table in another channel; Ana asks for a rematch."""
     other = world.guild.create_text_channel("otra")
@@ -314,6 +315,7 @@ async def test_capture_menu_on_the_hand_merges_suit_only_twins_and_a_choice_play
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerally_and_never_shows_a_hand(world):
     """QA: a card's custom_id pressed on the public table message (stale, foreign or forged) was answered by
     editing the message it was on: the table message became the presser's hand, cards and buttons, for

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.tables.choices import distinct_captures
 
 from .helpers import (
@@ -48,6 +50,7 @@ async def test_an_id_sent_with_the_wrong_component_type_is_answered_gone_without
     assert errors == [], errors  # today: 2 × "rebuilding a component failed" with an AttributeError traceback
 
 
+@pytest.mark.slow
 async def test_a_capture_choice_made_after_the_turn_timed_out_says_the_time_ran_out_and_what_was_played(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")
@@ -79,6 +82,7 @@ async def test_a_capture_choice_made_after_the_turn_timed_out_says_the_time_ran_
     assert "time ran out" in text.lower(), text
 
 
+@pytest.mark.slow
 async def test_a_double_click_on_accept_answers_both_clicks_with_the_new_mesa(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")

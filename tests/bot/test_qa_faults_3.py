@@ -131,6 +131,7 @@ async def test_a_dm_hand_edit_lost_to_a_network_error_is_tried_again(monkeypatch
     assert shown == [-1, 0], "the lost edit was made on the next try"
 
 
+@pytest.mark.slow
 async def test_a_table_repost_leaves_a_capture_menu_open_on_a_dm_hand(world):
     """``/cuarenta table`` (by a spectator) moves the table message: the DM hands' link to it changes, but
     a capture menu the player in turn has open stays open; it closes when the game moves on."""

@@ -178,6 +178,7 @@ async def test_a_league_player_cannot_kick_their_opponent_and_win_against_a_comp
     assert not table.seats[table.seat_of(opponent.id)].away and table.status == "playing"
 
 
+@pytest.mark.slow
 async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(world):
     """G5: after mesa 1 of a best-of-3 tournament match, the finished table in the match's thread offered
     «Revancha»; the mesa it dealt was played in full and never counted (the match stayed 1–0). A

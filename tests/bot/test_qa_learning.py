@@ -107,6 +107,7 @@ async def test_a_guide_id_on_the_public_table_message_leaves_it_and_answers_the_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_replay_id_on_a_live_table_message_leaves_it_and_answers_the_presser(world):
     await start_pair(world)
     await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
@@ -206,6 +207,7 @@ async def test_a_non_ascii_digit_as_the_topic_is_still_answered_with_the_first_p
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_forged_replay_id_too_big_for_the_database_gets_the_forged_button_refusal(world, caplog):
     """A mesa id past the database's integer range names no mesa: the answer is the one a forged id of
     another server gets (the same text, so an id's answer never tells which server owns it), not an error."""
@@ -287,6 +289,7 @@ def test_a_fourth_caida_that_wins_the_chica_is_hinted_as_winning_it():
     assert any(e.kind == K.CHICA_WON and e.reason == "four_caidas" for e in game.events), "the engine agrees"
 
 
+@pytest.mark.slow
 async def test_why_after_a_play_that_wins_the_chica_says_so_with_the_score_it_reached(world):
     """A capture that takes its side to the target wins the chica (R33): «¿Por qué?» says so and shows
     the score right after the play, not the new chica's 0–0."""

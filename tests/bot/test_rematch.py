@@ -34,6 +34,7 @@ async def accept_deals_the_new_mesa(world, ready):
     assert "Mesa #2" in done.content and not custom_ids(done), "the check says it was dealt, without buttons"
 
 
+@pytest.mark.slow
 async def test_rematch_waits_until_everyone_accepts(world):
     table, final = await finished_1v1(world)
     asked = await world.ana.click(final, custom_id="c4:r:1")
@@ -48,6 +49,7 @@ async def test_rematch_waits_until_everyone_accepts(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_declined_rematch_deals_nothing_and_says_who(world):
     table, final = await finished_1v1(world)
     await world.ana.click(final, custom_id="c4:r:1")
@@ -63,6 +65,7 @@ async def test_a_declined_rematch_deals_nothing_and_says_who(world):
         await world.bot.tables.vote_rematch(1, user_id=world.ana.id, accept=True)
 
 
+@pytest.mark.slow
 async def test_an_unanswered_rematch_expires_after_a_minute(world):
     table, final = await finished_1v1(world)
     await world.ana.click(final, custom_id="c4:r:1")
@@ -75,6 +78,7 @@ async def test_an_unanswered_rematch_expires_after_a_minute(world):
     assert [t for t in world.bot.tables.tables.values() if t.is_open] == []
 
 
+@pytest.mark.slow
 async def test_an_open_rematch_survives_a_restart_and_the_last_accept_deals_the_new_mesa(world, make_bot):
     """QA: an open ready check lived in memory only, so after a restart beto's «Acepto» was refused and the
     check's message kept live-looking buttons forever. Now the check is kept in the store: after the
@@ -91,6 +95,7 @@ async def test_an_open_rematch_survives_a_restart_and_the_last_accept_deals_the_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_an_open_rematch_expires_on_time_after_a_restart_and_its_message_loses_its_buttons(world, make_bot):
     """QA: after a restart the check's message showed «Acepto» / «No» forever. Now its expiry is armed
     again at the restart, and at the minute the message says nobody answered, without buttons."""
@@ -110,6 +115,7 @@ async def test_an_open_rematch_expires_on_time_after_a_restart_and_its_message_l
 
 
 
+@pytest.mark.slow
 async def test_two_rematch_changes_before_its_message_exists_post_one_message(world):
     """Both players ask for the rematch while the presenter is still busy with the table (held here by
     its notify lock), so both changes reach it before the check's message exists. They run in order, and

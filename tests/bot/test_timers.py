@@ -4,6 +4,8 @@ members removed, deleted channels, the lobby timeout, restarts, and tables that 
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import (
     conserved,
     custom_ids,
@@ -137,6 +139,7 @@ async def test_a_restart_while_a_timer_runs_resumes_the_time_left(world, make_bo
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_player_leaves_mid_hand_and_the_mesa_reaches_its_end(world):
     table = await table_2v2(world, turn_timer=300)
     for _ in range(3):

@@ -31,6 +31,7 @@ async def eight_players(world):
     return [world.ana, world.beto, world.caro, world.dani, world.eva, *extra]
 
 
+@pytest.mark.slow
 async def test_an_8_player_single_elimination_seeded_by_rating(world):
     players = await eight_players(world)
     a, hugo = players[0], players[7]
@@ -110,6 +111,7 @@ async def test_a_5_player_swiss_of_3_rounds_with_a_bye_each_round(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_best_of_3_match_across_a_restart(world, make_bot):
     """Sign-ups, matches and wins survive a restart; a best-of-3 match goes on until two mesas are won."""
     await world.eva.slash(world.channel, "cuarenta tournament create", name="Final", best_of=3, rules="rapido")
@@ -183,6 +185,7 @@ async def test_the_old_buttons_and_commands_of_an_ended_tournament_say_it_ended(
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_at_the_deadline_the_side_ahead_in_a_best_of_3_takes_the_match(world):
     """A best-of-3 final: one mesa is played, then nobody presses «Jugar» again before the deadline. The
     side that won that mesa takes the match (1–0), rather than both losing by the double-loss policy."""

@@ -148,6 +148,7 @@ def no_errors_logged(caplog) -> None:
 # ---------------------------------------------------------------------- a mesa with comodines
 
 
+@pytest.mark.slow
 async def test_a_mesa_with_comodines_against_a_computer_with_a_joker_chosen_in_the_menu(world, caplog):
     table = await open_with_house_rule(world, "comodines")
     lobby = next(m for m in world.channel.history() if m.id == table.messages.lobby)

@@ -4,6 +4,8 @@ with an escalera and a trail; after each, a spectator clicks «¿Por qué?»."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.engine import Game
 from bot.ui.words import card_text
 
@@ -40,6 +42,7 @@ def steer(table, wanted: set[str]):
     return pick_play(table)[1]
 
 
+@pytest.mark.slow
 async def test_why_explains_a_caida_a_limpia_a_sum_with_escalera_and_a_trail(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")

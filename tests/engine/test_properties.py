@@ -187,6 +187,7 @@ def test_plays_that_do_not_lead_to_the_snapshot_are_refused():
 @variants
 @settings(max_examples=5, deadline=None)
 @given(seed=seeds, preset=presets, players=player_counts)
+@pytest.mark.slow
 def test_to_dict_from_dict_identical_at_every_step(variant, seed, preset, players):
     rules = rules_for(preset, variant)
     rng = random.Random(seed)
