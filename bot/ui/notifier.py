@@ -295,7 +295,7 @@ class DiscordNotifier(TableNotesMixin):
             thread = isinstance(self.client.get_channel(table.channel_id), discord.Thread)
             missing = t("perm.one_of", lang, names=permissions.words(permissions.table_needs(thread), lang))
         text = t("dm.table_blocked", lang, table=table.id, channel=f"<#{table.channel_id}>", missing=missing)
-        if not await self.hands.send_line(host, text) and state.blocked is not None:
+        if not await self.hands.send_line(table, seat, text) and state.blocked is not None:
             state.notice = text
 
     def host_notice(self, user_id: int) -> str | None:
