@@ -118,8 +118,22 @@ async def _play(world, latency, members, think):
     assert max(worst.values()) <= 5, worst
 
 
+@pytest.mark.slow
 async def test_1v1_person_against_a_computer_both_fast(world, latency):
     latency.holder["env"] = world.env
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     await _play(world, latency, {world.ana.id: world.ana}, think=0.0)
+
+
+@pytest.mark.slow
+async def test_2v2_two_people_and_two_computers_all_fast(world, latency):
+    """Four seats write more around a hand's end (two DM hands, two computers' moves between them): the
+    table channel still gets at most 5 writes in any 5 s, over a whole mesa of `rapido`."""
+    latency.holder["env"] = world.env
+    await world.ana.slash(world.channel, "cuarenta new", players=4, rules="rapido")
+    await world.beto.slash(world.channel, "cuarenta join", team="A")
+    lobby = world.channel.last_message
+    await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
+    await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
+    await _play(world, latency, {world.ana.id: world.ana, world.beto.id: world.beto}, think=0.0)
