@@ -133,6 +133,10 @@ class CompetitionsCog(GroupedCog):
             # (the "still here" and "leave" buttons of a DM act on the user's own entry)
             if interaction.guild_id is not None and guild_id != interaction.guild_id:
                 raise ForeignObjectError()
+            if interaction.guild_id is None:  # a DM's buttons name the server of the user's own entry
+                entry = self.queue.entries.get(interaction.user.id)
+                if entry is None or entry.guild_id != guild_id:
+                    raise ForeignObjectError()
             if action in BUTTON_MODES:
                 if interaction.guild_id is None:
                     raise ForeignObjectError()

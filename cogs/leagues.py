@@ -16,6 +16,7 @@ from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
 from bot.i18n import t, tn
 from bot.tables import ForeignObjectError, TableError
+from bot.tables.errors import BadOptionError
 from bot.ui import answer
 from bot.ui.render import when_text
 from cogs.competitions import require_thread_permissions
@@ -31,6 +32,14 @@ POLICY_CHOICES = [
 ]
 LEAGUE_OPTION = _s("league", "opt.league.name")
 LEAGUE_DESC = _s("The league's number (default: yours, or the server's only one)", "opt.league.desc")
+
+
+def _member(user: discord.abc.User) -> None:
+    """Raises `BadOptionError` (``err.not_a_member``) unless ``user`` is a member of the command's server
+    (Discord sends a user picked in a USER option without member data when they are not, or have left)."""
+    if not isinstance(user, discord.Member):
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(user.display_name))
+        raise BadOptionError("err.not_a_member", name=name)
 
 
 async def _manage(interaction: discord.Interaction) -> bool:
@@ -113,7 +122,7 @@ class LeaguesCog(GroupedCog):
                                    "cmd.league_signup.desc"))
     @app_commands.rename(partner=_s("partner", "opt.partner.name"), league=LEAGUE_OPTION)
     @app_commands.describe(partner=_s("Your partner in 2 v 2", "opt.partner.desc"), league=LEAGUE_DESC)
-    async def signup(self, interaction: discord.Interaction, partner: discord.Member | None = None,
+    async def signup(self, interaction: discord.Interaction, partner: discord.User | None = None,
                      league: int | None = None) -> None:
         """Sign up; in 2 v 2 invite a partner, or accept their invitation."""
         await self._guard(interaction, lambda lang: self._signup(interaction, league, partner, lang))
@@ -121,6 +130,8 @@ class LeaguesCog(GroupedCog):
     async def _signup(self, interaction: discord.Interaction, league_id: int | None,
                       partner: discord.abc.User | None, lang: str) -> None:
         league = self.leagues.pick(interaction.guild_id or 0, league_id)
+        if partner is not None:
+            _member(partner)
         side = await self.leagues.sign_up(league, user_id=interaction.user.id, name=interaction.user.display_name,
                                           locale=lang, partner_id=partner.id if partner else None,
                                           partner_name=partner.display_name if partner else None)
@@ -208,7 +219,7 @@ class LeaguesCog(GroupedCog):
     @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
     @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
                            league=LEAGUE_DESC)
-    async def walkover(self, interaction: discord.Interaction, player: discord.Member,
+    async def walkover(self, interaction: discord.Interaction, player: discord.User,
                        league: int | None = None) -> None:
         """Award a walkover."""
 
@@ -224,7 +235,7 @@ class LeaguesCog(GroupedCog):
                     description=_s("Take a player out of a league (organizer)", "cmd.league_remove.desc"))
     @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
     @app_commands.describe(player=_s("The player to take out", "opt.remove_player.desc"), league=LEAGUE_DESC)
-    async def remove(self, interaction: discord.Interaction, player: discord.Member,
+    async def remove(self, interaction: discord.Interaction, player: discord.User,
                      league: int | None = None) -> None:
         """Remove a side."""
 
@@ -242,12 +253,13 @@ class LeaguesCog(GroupedCog):
                          league=LEAGUE_OPTION)
     @app_commands.describe(player=_s("The player who leaves", "opt.remove_player.desc"),
                            newcomer=_s("The player who takes their place", "opt.newcomer.desc"), league=LEAGUE_DESC)
-    async def replace(self, interaction: discord.Interaction, player: discord.Member, newcomer: discord.Member,
+    async def replace(self, interaction: discord.Interaction, player: discord.User, newcomer: discord.User,
                       league: int | None = None) -> None:
         """Replace a player: the newcomer inherits the side's results and fixtures."""
 
         async def run(lang: str) -> None:
             found = self._pick(interaction, league)
+            _member(newcomer)
             side = await self.leagues.replace(found, user_id=interaction.user.id, can_manage=await _manage(interaction),
                                               old_user=player.id, new_user=newcomer.id,
                                               new_name=newcomer.display_name,

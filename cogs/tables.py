@@ -20,6 +20,7 @@ from bot.tables.errors import (
     ForeignObjectError,
     NotPlayingError,
     NotYourTurnError,
+    SeatError,
     StaleError,
     WrongStateError,
 )
@@ -133,7 +134,9 @@ class TablesCog(commands.Cog):
                 text = render.error_text(error, lang, shown)
                 here = self.service.table_in_channel(interaction.channel_id or 0)
                 mine = self.service.table_of_user(interaction.user.id)
-                if here is not None and mine is not None and here is not mine and "table" not in error.params:
+                if (here is not None and mine is not None and here is not mine and "table" not in error.params
+                        and mine.guild_id == here.guild_id  # a table on another server is not "yours" here
+                        and not isinstance(error, ForeignObjectError)):  # a forged id's click is about no table here
                     text = f"{text} {t('err.about_table', lang, table=here.id, mine=mine.id)}"
                 await self._say(interaction, text)
             except Exception:
@@ -311,6 +314,8 @@ class TablesCog(commands.Cog):
 
     async def _back(self, interaction: discord.Interaction, lang: str) -> None:
         table = self.service.table_of_user(interaction.user.id)
+        if table is not None and table.guild_id != (interaction.guild_id or 0):
+            raise SeatError("err.not_seated")  # a seat on another server is taken back there, not here
         seat = table.seat_of(interaction.user.id) if table is not None else None
         was_away = table is not None and seat is not None and bool(table.seats[seat].away)  # type: ignore[union-attr]
         table = await self.service.back(interaction.user.id)

@@ -169,7 +169,7 @@ class TournamentsCog(GroupedCog):
     @app_commands.rename(player=_s("player", "opt.member.name"), tournament=T_OPTION)
     @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
                            tournament=T_DESC)
-    async def walkover(self, interaction: discord.Interaction, player: discord.Member,
+    async def walkover(self, interaction: discord.Interaction, player: discord.User,
                        tournament: int | None = None) -> None:
         """Award a walkover."""
 

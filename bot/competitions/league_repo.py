@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.store import Store
+from bot.store import Store, storable_id
 from bot.store.db import Database, rows_of
 from bot.tables import TableError
 
@@ -200,6 +200,8 @@ class LeagueRepo:
 
     async def status_of(self, league_id: int) -> tuple[int, str, str] | None:
         """``(guild_id, status, name)`` of a league of any status, or None when there is no such league."""
+        if not storable_id(league_id):
+            return None
         async with rows_of(self._db, "SELECT guild_id, status, name FROM leagues WHERE id = ?", (league_id,)) as cursor:
             row = await cursor.fetchone()
         return (int(row[0]), str(row[1]), str(row[2])) if row else None

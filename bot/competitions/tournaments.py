@@ -24,7 +24,7 @@ import logging
 from typing import Protocol
 
 from bot.engine import Rules, RulesError
-from bot.store import Store
+from bot.store import Store, storable_id
 from bot.store.db import Database, rows_of
 from bot.tables import Table, TableService
 from bot.tables.timers import Clock, Scheduler
@@ -481,6 +481,8 @@ class TournamentService(ResultsFromElsewhere, Background):
         """Why tournament ``tournament_id`` of this server is not open: ``err.tournament_over`` or
         ``err.tournament_was_cancelled`` (with its name) when it ended, else ``err.tournament_unknown``.
         Reads the store: for a refusal only (an old button or a command that names an ended tournament)."""
+        if not storable_id(tournament_id):
+            return TournamentError("err.tournament_unknown", tournament=tournament_id)
         async with rows_of(self._db, "SELECT guild_id, status, name FROM tournaments WHERE id = ?",
                            (tournament_id,)) as cursor:
             row = await cursor.fetchone()

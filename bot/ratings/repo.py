@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.engine import PRESET_NAMES
+from bot.store import storable_id
 from bot.store.db import Database
 
 from .results import ChicaResult
@@ -388,6 +389,8 @@ async def _current_season(db: Database, guild_id: int) -> Season | None:
 async def _find_season(db: Database, guild_id: int, number: int | None) -> Season | None:
     if number is None:
         return await _current_season(db, guild_id)
+    if not storable_id(number):
+        raise UnknownSeasonError(f"no season {number} in this server")
     row = await db.fetchrow(f"SELECT {_SEASON_COLS} FROM seasons WHERE guild_id = ? AND number = ?",
                             guild_id, number)
     if row is None:

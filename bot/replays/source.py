@@ -14,7 +14,7 @@ from typing import Any
 from bot.engine import CuarentaError, Play
 from bot.houserules.menu import HouseRuleError
 from bot.houserules.menu import apply as apply_house_rules
-from bot.store import Store
+from bot.store import Store, storable_id
 from bot.tables import FINISHED, LOBBY, PLAYING, Seat, Table, TableError
 
 from .steps import Replay, build
@@ -77,7 +77,7 @@ async def load(store: Store, guild_id: int, table_id: int) -> ReplayedMesa:
         MesaNotFinishedError: the table was closed without a finished mesa row.
         BrokenReplayError: the plays do not replay, or not to the stored winner and chicas.
     """
-    if not 0 < table_id < 2**63:  # SQLite integers are 64-bit: a forged id names no table
+    if not storable_id(table_id):  # a forged id past 64 bits names no table
         raise UnknownMesaError(table=table_id)
     row = await store.load_table(table_id)
     if row is None or row.guild_id != guild_id:

@@ -35,6 +35,17 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 
 
+INTEGER_MAX = 2**63 - 1
+"""The largest id a row can have: SQLite's INTEGER and PostgreSQL's BIGINT are signed 64-bit."""
+
+
+def storable_id(value: int) -> bool:
+    """Whether ``value`` can name a row (``1 ≤ value ≤ INTEGER_MAX``). A forged custom_id or option may
+    carry any number: one past 64 bits names no row, and must not reach a query (SQLite raises
+    OverflowError on it, PostgreSQL a DataError)."""
+    return 0 < value <= INTEGER_MAX
+
+
 class StoreError(RuntimeError):
     """The database could not be opened or migrated."""
 

@@ -74,3 +74,12 @@ class OptionCheckedTree(app_commands.CommandTree[Any]):
             lang = await answer.language(interaction)
             await answer.reply(interaction, t("err.bad_option", lang))
         return False
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
+        """An option discord.py could not convert (`TransformerError`: say, a Member option naming someone
+        who is not in the server) was already answered ``err.bad_option`` by the cog's error handler: it is
+        logged as a refusal, not as a traceback. Any other error is logged as discord.py does."""
+        if isinstance(error, app_commands.TransformerError) and interaction.response.is_done():
+            log.info("interaction %s: option refused (%s)", interaction.id, error)
+            return
+        await super().on_error(interaction, error)

@@ -311,3 +311,15 @@ async def test_a_forged_out_of_range_or_unlisted_option_gets_the_options_refusal
     assert result.response.content == t("err.bad_option", "es")
     assert world.bot.tables.table_in_channel(world.channel.id) is None
     assert world.env.errors == []
+
+
+@pytest.mark.parametrize("action", ["s", "x"])
+async def test_a_queue_dm_button_naming_another_server_is_a_button_no_longer_in_use(attack, action):
+    """What the property test once drew: zoe (queued nowhere) pressed ``c4:q:<A>:s`` from her DM and was
+    told "No estás en ninguna cola" — an answer about A's queue. A DM's queue buttons act only on the
+    user's own entry in the server they name; anything else is a button no longer in use."""
+    world = attack.world
+    result = await click_raw(world.env, attack.zoe.user, attack.zoe_dm, f"c4:q:{world.guild.id}:{action}")
+    assert result.ephemeral
+    assert result.response.content == t("err.button_gone_other", "es")
+    # (a queued member's own DM buttons still work: tests/bot/test_queue.py, the "still here" tests)
