@@ -29,6 +29,7 @@ from bot.tables import TableService
 from bot.tables.timers import Clock
 from bot.tables.workers import ProcessOffload
 from bot.ui import permissions, render, words
+from bot.ui.actions import Actions
 from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
@@ -88,7 +89,8 @@ class CuarentaBot(commands.AutoShardedBot):
     the table pictures, or None (``picture_workers`` 0, no pictures, or ``sync_only``: drawn in-process).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
-    (the `QueueService`) and ``queue_presenter``.
+    (the `QueueService`) and ``queue_presenter``. Attribute ``actions``: the `bot.ui.actions.Actions`
+    registry through which persistent components reach the cogs (each cog fills its slot when it loads).
     """
 
     store: Store
@@ -100,6 +102,8 @@ class CuarentaBot(commands.AutoShardedBot):
     league_presenter: LeagueDiscord
     tournaments: TournamentService
     competition_settings: CompetitionSettings
+    actions: Actions
+    request_rate: RequestRate
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -148,6 +152,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self._pictures = pictures
         self._card_emojis = card_emojis
         self.card_emojis = CardEmojis()
+        self.actions = Actions()
         self._store_open = False
         self.dynamic_factories: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every `DynamicItem` class registered (`add_dynamic_items`), for the click fallback."""

@@ -5,6 +5,7 @@ no game logic. The commands join the ``/cuarenta`` group of the tables cog (as t
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,24 +16,15 @@ from bot.competitions.present import cancelled_text
 from bot.competitions.queue import ACCEPT_TIMEOUT
 from bot.i18n import t
 from bot.tables import ForeignObjectError, TableError
-from bot.ui import answer, permissions
+from bot.ui import answer
+from bot.ui.actions import Actions
 from bot.ui.render import make_view
-from cogs.grouped import GroupedCog
-from cogs.tables import _s
+from cogs.common import GroupedCog, command_text, require_thread_permissions
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 log = logging.getLogger(__name__)
-
-def require_thread_permissions(interaction: discord.Interaction, lang: str) -> None:
-    """Refuse, naming them, when the bot lacks a permission its competition channel needs
-    (`bot.ui.permissions.COMPETITION_CHANNEL`: its messages there, and a table in a thread per match).
-
-    Raises:
-        TableError: ``err.bot_permissions_which`` (params: missing).
-    """
-    missing = permissions.missing(interaction.app_permissions, permissions.COMPETITION_CHANNEL)
-    if missing:
-        raise TableError("err.bot_permissions_which", missing=permissions.words(missing, lang))
-
 
 MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]
 BUTTON_MODES = {"a": "1v1", "b": "2v2"}
@@ -42,17 +34,20 @@ class CompetitionsCog(GroupedCog):
     """The matchmaking queue on Discord."""
 
     ITEMS = QUEUE_ITEMS
-    HANDLER = "queue_handler"
+
+    def bind(self, actions: Actions, bound: bool) -> None:
+        """Answer (``bound``) or stop answering the queue and match buttons."""
+        actions.queue = self if bound else None
 
     @property
     def queue(self) -> QueueService:
         """The bot's queue service."""
-        return self.bot.queue  # type: ignore[attr-defined]
+        return self.bot.queue
 
     @property
     def presenter(self) -> QueueDiscord:
         """The queue's Discord presenter."""
-        return self.bot.queue_presenter  # type: ignore[attr-defined]
+        return self.bot.queue_presenter
 
     def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
         """A queue mode in words."""
@@ -60,19 +55,19 @@ class CompetitionsCog(GroupedCog):
 
     # ------------------------------------------------------------------ commands
 
-    @app_commands.command(name=_s("find", "cmd.find.name"),
-                          description=_s("Wait in this server's queue for a match", "cmd.find.desc"))
-    @app_commands.rename(mode=_s("mode", "opt.mode.name"))
-    @app_commands.describe(mode=_s("1 v 1 or 2 v 2 (default 1 v 1)", "opt.queue_mode.desc"))
+    @app_commands.command(name=command_text("find", "cmd.find.name"),
+                          description=command_text("Wait in this server's queue for a match", "cmd.find.desc"))
+    @app_commands.rename(mode=command_text("mode", "opt.mode.name"))
+    @app_commands.describe(mode=command_text("1 v 1 or 2 v 2 (default 1 v 1)", "opt.queue_mode.desc"))
     @app_commands.choices(mode=MODE_CHOICES)
     @app_commands.guild_only()
     async def find(self, interaction: discord.Interaction, mode: str = "1v1") -> None:
         """Join the queue of this server."""
         await self._guard(interaction, lambda lang: self._join(interaction, interaction.guild_id or 0, mode, lang))
 
-    @app_commands.command(name=_s("queue", "cmd.queue.name"),
-                          description=_s("Make this channel the match queue and post its buttons (Manage Server)",
-                                         "cmd.queue.desc"))
+    @app_commands.command(name=command_text("queue", "cmd.queue.name"),
+                          description=command_text("Make this channel the match queue and post its buttons (Manage Server)",
+                                                   "cmd.queue.desc"))
     @app_commands.guild_only()
     async def queue_here(self, interaction: discord.Interaction) -> None:
         """Make this channel the server's queue channel and post the queue message (pin it)."""
@@ -84,7 +79,7 @@ class CompetitionsCog(GroupedCog):
                 raise TableError("err.queue_text_channel")
             require_thread_permissions(interaction, lang)
             guild_id = interaction.guild_id or 0
-            public = await self.bot.tables.public_language(guild_id)  # type: ignore[attr-defined]
+            public = await self.bot.tables.public_language(guild_id)
             message = await interaction.channel.send(**queue_payload(guild_id, self.queue.counts(guild_id),
                                                                      public).send_kwargs())
             await self.queue.set_channel(guild_id, interaction.channel.id, message.id)
@@ -92,11 +87,11 @@ class CompetitionsCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @app_commands.command(name=_s("organizers", "cmd.organizers.name"),
-                          description=_s("Let a role organize leagues and tournaments (Manage Server)",
-                                         "cmd.organizers.desc"))
-    @app_commands.rename(role=_s("role", "opt.role.name"))
-    @app_commands.describe(role=_s("The organizer role (leave empty: Manage Server only)", "opt.role.desc"))
+    @app_commands.command(name=command_text("organizers", "cmd.organizers.name"),
+                          description=command_text("Let a role organize leagues and tournaments (Manage Server)",
+                                                   "cmd.organizers.desc"))
+    @app_commands.rename(role=command_text("role", "opt.role.name"))
+    @app_commands.describe(role=command_text("The organizer role (leave empty: Manage Server only)", "opt.role.desc"))
     @app_commands.guild_only()
     async def organizers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         """Set the server's league-organizer role."""
@@ -104,7 +99,7 @@ class CompetitionsCog(GroupedCog):
         async def run(lang: str) -> None:
             if not (interaction.permissions and interaction.permissions.manage_guild):
                 raise TableError("err.need_manage_guild")
-            settings = self.bot.competition_settings  # type: ignore[attr-defined]
+            settings = self.bot.competition_settings
             await settings.set_organizer_role(interaction.guild_id or 0, role.id if role else None)
             text = (t("ok.organizers_set", lang, role=f"<@&{role.id}>") if role else t("ok.organizers_cleared", lang))
             await answer.reply(interaction, text)
@@ -189,6 +184,6 @@ def _mode_words(params: dict[str, object], lang: str) -> dict[str, object]:
     return out
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``)."""
     await bot.add_cog(CompetitionsCog(bot))

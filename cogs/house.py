@@ -5,8 +5,9 @@ the lobby, which lists what differs from the preset."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
-from discord.ext import commands
 
 from bot.houserules.items import HOUSE_ITEMS
 from bot.houserules.present import editor_payload
@@ -14,14 +15,21 @@ from bot.houserules.service import HouseRules
 from bot.i18n import t
 from bot.tables import LOBBY, ForeignObjectError, Table, TableError, TableService, WrongStateError
 from bot.ui import answer
-from cogs.grouped import GroupedCog
+from bot.ui.actions import Actions
+from cogs.common import GroupedCog
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 
 class HouseCog(GroupedCog):
     """House rules in the lobby, for its host; saving them as the server's default (Manage Server)."""
 
     ITEMS = HOUSE_ITEMS
-    HANDLER = "house_handler"
+
+    def bind(self, actions: Actions, bound: bool) -> None:
+        """Answer (``bound``) or stop answering the house-rules editor."""
+        actions.house = self if bound else None
 
     @property
     def house(self) -> HouseRules:
@@ -31,7 +39,7 @@ class HouseCog(GroupedCog):
     @property
     def tables(self) -> TableService:
         """The bot's table service."""
-        return self.bot.tables  # type: ignore[attr-defined]
+        return self.bot.tables
 
     async def _hosted_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = await self.tables.fetch(table_id)
@@ -96,6 +104,6 @@ class HouseCog(GroupedCog):
         await self._guard(interaction, run)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``)."""
     await bot.add_cog(HouseCog(bot))

@@ -10,7 +10,8 @@ into that group instead of the tree's top level; `cog_unload` takes them out aga
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -18,52 +19,56 @@ from discord.ext import commands
 
 from bot.houserules.present import settings_lines
 from bot.houserules.service import HouseRules
-from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableError, TableService
 from bot.ui import answer, boards
 from bot.ui.render import Payload
-from cogs.tables import LANGUAGE_CHOICES, PRESET_CHOICES, _s, command_error_text
+from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 log = logging.getLogger(__name__)
 
 
 MODE_CHOICES = [app_commands.Choice(name="2v2", value="2v2"), app_commands.Choice(name="1v1", value="1v1")]
 HOUSE_CHOICES = [
-    app_commands.Choice(name=_s("Save the ones of this channel's table", "choice.house.save"), value="save"),
-    app_commands.Choice(name=_s("Clear the server's", "choice.house.clear"), value="clear"),
+    app_commands.Choice(name=command_text("Save the ones of this channel's table", "choice.house.save"), value="save"),
+    app_commands.Choice(name=command_text("Clear the server's", "choice.house.clear"), value="clear"),
 ]
 RESET_CHOICES = [
-    app_commands.Choice(name=_s("none (keep ratings)", "choice.reset.none"), value="none"),
-    app_commands.Choice(name=_s("soft (halfway back)", "choice.reset.soft"), value="soft"),
-    app_commands.Choice(name=_s("hard (start fresh)", "choice.reset.hard"), value="hard"),
+    app_commands.Choice(name=command_text("none (keep ratings)", "choice.reset.none"), value="none"),
+    app_commands.Choice(name=command_text("soft (halfway back)", "choice.reset.soft"), value="soft"),
+    app_commands.Choice(name=command_text("hard (start fresh)", "choice.reset.hard"), value="hard"),
 ]
 DEFAULT_MODE = "2v2"
 
 
-class _Refused(Exception):
-    """A refusal to show the user: the message key and its parameters."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+async def _refusal(error: Exception) -> Exception:
+    """A ratings error as the refusal to show (house-rules refusals keep their own reason)."""
+    if isinstance(error, UnknownSeasonError):
+        return TableError("err.unknown_season")
+    if isinstance(error, NoCurrentSeasonError):
+        return TableError("err.no_season")
+    if isinstance(error, RatingsError):
+        return TableError("err.bad_setting")
+    return error
 
 
 class LeaderboardCog(commands.Cog):
     """Ratings on Discord: leaderboard pages, stats, history, seasons and server settings."""
 
-    season = app_commands.Group(name=_s("season", "cmd.season.name"),
-                                description=_s("Start or end a rating season (Manage Server)", "cmd.season.desc"))
+    season = app_commands.Group(name=command_text("season", "cmd.season.name"),
+                                description=command_text("Start or end a rating season (Manage Server)", "cmd.season.desc"))
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CuarentaBot) -> None:
         self.bot = bot
         self._moved: list[app_commands.Command | app_commands.Group] = []
 
     @property
     def service(self) -> TableService:
         """The bot's table service."""
-        return self.bot.tables  # type: ignore[attr-defined]
+        return self.bot.tables
 
     @property
     def ratings(self) -> Ratings:
@@ -79,7 +84,7 @@ class LeaderboardCog(commands.Cog):
             group.add_command(command)
             self._moved.append(command)
         self.__cog_app_commands__ = []  # not top-level commands: the group holds them
-        self.bot.board_handler = self  # type: ignore[attr-defined]
+        self.bot.actions.boards = self
         self.bot.add_dynamic_items(*boards.BOARD_ITEMS)
 
     async def cog_unload(self) -> None:
@@ -89,6 +94,7 @@ class LeaderboardCog(commands.Cog):
             for command in self._moved:
                 group.remove_command(command.name)
         self._moved.clear()
+        self.bot.actions.boards = None
         self.bot.remove_dynamic_items(*boards.BOARD_ITEMS)
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
@@ -107,44 +113,15 @@ class LeaderboardCog(commands.Cog):
         (`bot.ui.answer.reply`, under the interaction's answer lock)."""
         await answer.reply(interaction, ephemeral=ephemeral, **payload.send_kwargs())
 
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]], *,
-                     public: bool = False) -> None:
-        """Run ``action(lang)`` under the 3-second guard (`bot.ui.answer.watchdog`; ``public``: a command
-        whose answer is public, acknowledged publicly if the guard acts, so the answer stays public);
-        refusals become an ephemeral message in the user's language."""
-        log.debug("interaction %s: ratings command in guild %s by user %s", interaction.id, interaction.guild_id,
-                  interaction.user.id)
-        async with answer.watchdog(interaction, ephemeral=not public):
-            lang = await answer.language(interaction)  # may read the store: under the 3-second guard
-            await self._run_guarded(interaction, action, lang)
-
-    async def _run_guarded(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
-                           lang: str) -> None:
-        try:
-            try:
-                await action(lang)
-            except UnknownSeasonError:
-                raise _Refused("err.unknown_season") from None
-            except NoCurrentSeasonError:
-                raise _Refused("err.no_season") from None
-            except RatingsError:
-                raise _Refused("err.bad_setting") from None
-            except TableError as error:  # house rules (issue 14): refused with their own reason
-                raise _Refused(error.key, **error.params) from None
-        except _Refused as refusal:
-            log.info("interaction %s refused: %s", interaction.id, refusal.key)
-            await self._send(interaction, Payload(content=t(refusal.key, lang, **refusal.params)), ephemeral=True)
-        except Exception:
-            log.exception("interaction %s failed", interaction.id)
-            try:
-                await self._send(interaction, Payload(content=t("err.generic", lang)), ephemeral=True)
-            except discord.HTTPException:
-                pass
+    async def _guard(self, interaction: discord.Interaction, action: Action, *, public: bool = False) -> None:
+        """`cogs.common.guard` (``public``: a command whose answer is public, acknowledged publicly if the
+        guard acts, so the answer stays public); a ratings error is refused with its own reason."""
+        await guard(interaction, action, explain=_refusal, public=public)
 
     @staticmethod
     def _require_manager(interaction: discord.Interaction) -> None:
         if not (interaction.permissions and interaction.permissions.manage_guild):
-            raise _Refused("err.need_manage_guild")
+            raise TableError("err.need_manage_guild")
 
     async def _names(self, interaction: discord.Interaction, users: Iterable[int | None],
                      extra: Iterable[discord.abc.User] = ()) -> dict[int, str]:
@@ -175,11 +152,11 @@ class LeaderboardCog(commands.Cog):
 
     # ------------------------------------------------------------------ commands
 
-    @app_commands.command(name=_s("leaderboard", "cmd.leaderboard.name"),
-                          description=_s("This server's rating leaderboard", "cmd.leaderboard.desc"))
-    @app_commands.rename(mode=_s("mode", "opt.mode.name"), season=_s("season", "opt.season.name"))
-    @app_commands.describe(mode=_s("1v1 or 2v2 (default 2v2)", "opt.mode.desc"),
-                           season=_s("A season number (default: the current one)", "opt.season.desc"))
+    @app_commands.command(name=command_text("leaderboard", "cmd.leaderboard.name"),
+                          description=command_text("This server's rating leaderboard", "cmd.leaderboard.desc"))
+    @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"))
+    @app_commands.describe(mode=command_text("1v1 or 2v2 (default 2v2)", "opt.mode.desc"),
+                           season=command_text("A season number (default: the current one)", "opt.season.desc"))
     @app_commands.choices(mode=MODE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, mode: str = DEFAULT_MODE,
                           season: app_commands.Range[int, 1, 100000] | None = None) -> None:
@@ -200,7 +177,7 @@ class LeaderboardCog(commands.Cog):
 
         async def run(lang: str) -> None:
             if guild_id != interaction.guild_id:  # a board never shows another server's data
-                raise _Refused("err.button_gone_other")
+                raise TableError("err.button_gone_other")
             message = interaction.message
             meta = getattr(message, "interaction_metadata", None) if message is not None else None
             owner = meta.user.id if meta is not None and meta.user is not None else None
@@ -216,10 +193,10 @@ class LeaderboardCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @app_commands.command(name=_s("stats", "cmd.stats.name"),
-                          description=_s("A player's record on this server", "cmd.stats.desc"))
-    @app_commands.rename(user=_s("user", "opt.user.name"))
-    @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
+    @app_commands.command(name=command_text("stats", "cmd.stats.name"),
+                          description=command_text("A player's record on this server", "cmd.stats.desc"))
+    @app_commands.rename(user=command_text("user", "opt.user.name"))
+    @app_commands.describe(user=command_text("The player (default: you)", "opt.user.desc"))
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Mesas, chicas, win rate per mode, caídas, limpias, rondas, zapateros, streak, rating, last 10,
         partner (ephemeral, in the caller's language)."""
@@ -233,10 +210,10 @@ class LeaderboardCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @app_commands.command(name=_s("history", "cmd.history.name"),
-                          description=_s("A player's recent mesas on this server", "cmd.history.desc"))
-    @app_commands.rename(user=_s("user", "opt.user.name"))
-    @app_commands.describe(user=_s("The player (default: you)", "opt.user.desc"))
+    @app_commands.command(name=command_text("history", "cmd.history.name"),
+                          description=command_text("A player's recent mesas on this server", "cmd.history.desc"))
+    @app_commands.rename(user=command_text("user", "opt.user.name"))
+    @app_commands.describe(user=command_text("The player (default: you)", "opt.user.desc"))
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         """Recent finished mesas with score, partners and opponents (ephemeral)."""
 
@@ -249,11 +226,11 @@ class LeaderboardCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @season.command(name=_s("start", "cmd.season_start.name"),
-                    description=_s("Close the current season and start a new one (Manage Server)",
-                                   "cmd.season_start.desc"))
-    @app_commands.rename(name=_s("name", "opt.season_name.name"))
-    @app_commands.describe(name=_s("The new season's name", "opt.season_name.desc"))
+    @season.command(name=command_text("start", "cmd.season_start.name"),
+                    description=command_text("Close the current season and start a new one (Manage Server)",
+                                             "cmd.season_start.desc"))
+    @app_commands.rename(name=command_text("name", "opt.season_name.name"))
+    @app_commands.describe(name=command_text("The new season's name", "opt.season_name.desc"))
     async def season_start(self, interaction: discord.Interaction,
                            name: app_commands.Range[str, 1, 64]) -> None:
         """Close the open season (freeze it, post its top 10) and start ``name`` with the server's reset."""
@@ -270,9 +247,9 @@ class LeaderboardCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @season.command(name=_s("end", "cmd.season_end.name"),
-                    description=_s("Close the current season and post its top 10 (Manage Server)",
-                                   "cmd.season_end.desc"))
+    @season.command(name=command_text("end", "cmd.season_end.name"),
+                    description=command_text("Close the current season and post its top 10 (Manage Server)",
+                                             "cmd.season_end.desc"))
     async def season_end(self, interaction: discord.Interaction) -> None:
         """Close the open season: freeze its standings, post the top 10, start the next one."""
 
@@ -288,25 +265,25 @@ class LeaderboardCog(commands.Cog):
         users = [r.user_id for rows in result.top.values() for r in rows]
         return boards.season_close_payload(result, await self._names(interaction, users), lang)
 
-    @app_commands.command(name=_s("settings", "cmd.settings.name"),
-                          description=_s("This server's Cuarenta settings (Manage Server)", "cmd.settings.desc"))
-    @app_commands.rename(language=_s("language", "opt.language.name"),
-                         rated_bots=_s("rated_bots", "opt.rated_bots.name"),
-                         min_games=_s("min_games", "opt.min_games.name"),
-                         active_days=_s("active_days", "opt.active_days.name"),
-                         reset=_s("reset", "opt.reset.name"), preset=_s("preset", "opt.default_preset.name"),
-                         house=_s("house_rules", "opt.house.name"), house_rated=_s("house_rated", "opt.house_rated.name"))
-    @app_commands.describe(language=_s("Language of public messages", "opt.settings_language.desc"),
-                           rated_bots=_s("Rate games with computer players", "opt.rated_bots.desc"),
-                           min_games=_s("Rated chicas needed to appear on the leaderboard", "opt.min_games.desc"),
-                           active_days=_s("Days since the last rated chica to stay on it (0: no limit)",
-                                          "opt.active_days.desc"),
-                           reset=_s("What a new season does to ratings", "opt.reset.desc"),
-                           preset=_s("Default rules preset of new tables", "opt.default_preset.desc"),
-                           house=_s("Save this channel's table's house rules as the server's, or clear them",
-                                    "opt.house.desc"),
-                           house_rated=_s("Whether tables with house rules are rated (default: no)",
-                                          "opt.house_rated.desc"))
+    @app_commands.command(name=command_text("settings", "cmd.settings.name"),
+                          description=command_text("This server's Cuarenta settings (Manage Server)", "cmd.settings.desc"))
+    @app_commands.rename(language=command_text("language", "opt.language.name"),
+                         rated_bots=command_text("rated_bots", "opt.rated_bots.name"),
+                         min_games=command_text("min_games", "opt.min_games.name"),
+                         active_days=command_text("active_days", "opt.active_days.name"),
+                         reset=command_text("reset", "opt.reset.name"), preset=command_text("preset", "opt.default_preset.name"),
+                         house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"))
+    @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
+                           rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
+                           min_games=command_text("Rated chicas needed to appear on the leaderboard", "opt.min_games.desc"),
+                           active_days=command_text("Days since the last rated chica to stay on it (0: no limit)",
+                                                    "opt.active_days.desc"),
+                           reset=command_text("What a new season does to ratings", "opt.reset.desc"),
+                           preset=command_text("Default rules preset of new tables", "opt.default_preset.desc"),
+                           house=command_text("Save this channel's table's house rules as the server's, or clear them",
+                                              "opt.house.desc"),
+                           house_rated=command_text("Whether tables with house rules are rated (default: no)",
+                                                    "opt.house_rated.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        rated_bots: bool | None = None, min_games: app_commands.Range[int, 0, 1000] | None = None,
@@ -350,6 +327,6 @@ class LeaderboardCog(commands.Cog):
         await self._guard(interaction, run)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``, which owns the ``/cuarenta`` group)."""
     await bot.add_cog(LeaderboardCog(bot))

@@ -5,10 +5,10 @@ user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.competitions.items import LEAGUE_ITEMS
 from bot.competitions.league_present import fixture_line, standings_text
@@ -18,20 +18,26 @@ from bot.i18n import t, tn
 from bot.tables import ForeignObjectError, TableError
 from bot.tables.errors import BadOptionError
 from bot.ui import answer
+from bot.ui.actions import Actions
 from bot.ui.render import when_text
-from cogs.competitions import require_thread_permissions
-from cogs.grouped import GroupedCog, league_words
-from cogs.tables import PRESET_CHOICES, _s
+from cogs.common import (
+    POLICY_CHOICES,
+    PRESET_CHOICES,
+    GroupedCog,
+    bot_of,
+    command_text,
+    league_words,
+    require_thread_permissions,
+)
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 log = logging.getLogger(__name__)
 
 MODE_CHOICES = [app_commands.Choice(name="1v1", value="1v1"), app_commands.Choice(name="2v2", value="2v2")]
-POLICY_CHOICES = [
-    app_commands.Choice(name=_s("walkover for the side that showed up", "choice.policy.walkover"), value="walkover"),
-    app_commands.Choice(name=_s("double loss", "choice.policy.double_loss"), value="double_loss"),
-]
-LEAGUE_OPTION = _s("league", "opt.league.name")
-LEAGUE_DESC = _s("The league's number (default: yours, or the server's only one)", "opt.league.desc")
+LEAGUE_OPTION = command_text("league", "opt.league.name")
+LEAGUE_DESC = command_text("The league's number (default: yours, or the server's only one)", "opt.league.desc")
 
 
 def _member(user: discord.abc.User) -> None:
@@ -44,7 +50,7 @@ def _member(user: discord.abc.User) -> None:
 
 async def _manage(interaction: discord.Interaction) -> bool:
     """Manage Server, or the server's organizer role (`bot.competitions.settings`)."""
-    settings = interaction.client.competition_settings  # type: ignore[attr-defined]
+    settings = bot_of(interaction).competition_settings
     roles = [r.id for r in getattr(interaction.user, "roles", [])]
     return await settings.may_organize(interaction.guild_id or 0, can_manage=bool(
         interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
@@ -54,16 +60,19 @@ class LeaguesCog(GroupedCog):
     """Casual leagues on Discord."""
 
     ITEMS = LEAGUE_ITEMS
-    HANDLER = "league_handler"
 
-    league = app_commands.Group(name=_s("league", "cmd.league.name"),
-                                description=_s("Casual leagues refereed by the bot", "cmd.league.desc"),
+    def bind(self, actions: Actions, bound: bool) -> None:
+        """Answer (``bound``) or stop answering the league buttons."""
+        actions.leagues = self if bound else None
+
+    league = app_commands.Group(name=command_text("league", "cmd.league.name"),
+                                description=command_text("Casual leagues refereed by the bot", "cmd.league.desc"),
                                 guild_only=True)
 
     @property
     def leagues(self) -> LeagueService:
         """The bot's league service."""
-        return self.bot.leagues  # type: ignore[attr-defined]
+        return self.bot.leagues
 
     def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
         """Which field was wrong, in words."""
@@ -80,22 +89,22 @@ class LeaguesCog(GroupedCog):
 
     # ------------------------------------------------------------------ commands
 
-    @league.command(name=_s("create", "cmd.league_create.name"),
-                    description=_s("Create a league and post its sign-up here (Manage Server)", "cmd.league_create.desc"))
-    @app_commands.rename(name=_s("name", "opt.league_name.name"), mode=_s("mode", "opt.mode.name"),
-                         rules=_s("rules", "opt.rules.name"), double=_s("double", "opt.double.name"),
-                         days=_s("days", "opt.days.name"), win=_s("win", "opt.win.name"),
-                         loss=_s("loss", "opt.loss.name"), bonus=_s("bonus", "opt.bonus.name"),
-                         policy=_s("policy", "opt.policy.name"))
-    @app_commands.describe(name=_s("The league's name", "opt.league_name.desc"),
-                           mode=_s("1 v 1, or 2 v 2 with fixed pairs", "opt.league_mode.desc"),
-                           rules=_s("The rules of every mesa", "opt.league_rules.desc"),
-                           double=_s("Double round robin (everyone meets twice)", "opt.double.desc"),
-                           days=_s("Days per round (1–60, default 7)", "opt.days.desc"),
-                           win=_s("Points for a mesa won (default 2)", "opt.win.desc"),
-                           loss=_s("Points for a mesa lost (default 0)", "opt.loss.desc"),
-                           bonus=_s("Bonus points for winning by zapatería (default 0)", "opt.bonus.desc"),
-                           policy=_s("What an unplayed fixture becomes at the deadline", "opt.policy.desc"))
+    @league.command(name=command_text("create", "cmd.league_create.name"),
+                    description=command_text("Create a league and post its sign-up here (Manage Server)", "cmd.league_create.desc"))
+    @app_commands.rename(name=command_text("name", "opt.league_name.name"), mode=command_text("mode", "opt.mode.name"),
+                         rules=command_text("rules", "opt.rules.name"), double=command_text("double", "opt.double.name"),
+                         days=command_text("days", "opt.days.name"), win=command_text("win", "opt.win.name"),
+                         loss=command_text("loss", "opt.loss.name"), bonus=command_text("bonus", "opt.bonus.name"),
+                         policy=command_text("policy", "opt.policy.name"))
+    @app_commands.describe(name=command_text("The league's name", "opt.league_name.desc"),
+                           mode=command_text("1 v 1, or 2 v 2 with fixed pairs", "opt.league_mode.desc"),
+                           rules=command_text("The rules of every mesa", "opt.league_rules.desc"),
+                           double=command_text("Double round robin (everyone meets twice)", "opt.double.desc"),
+                           days=command_text("Days per round (1–60, default 7)", "opt.days.desc"),
+                           win=command_text("Points for a mesa won (default 2)", "opt.win.desc"),
+                           loss=command_text("Points for a mesa lost (default 0)", "opt.loss.desc"),
+                           bonus=command_text("Bonus points for winning by zapatería (default 0)", "opt.bonus.desc"),
+                           policy=command_text("What an unplayed fixture becomes at the deadline", "opt.policy.desc"))
     @app_commands.choices(mode=MODE_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
     async def create(self, interaction: discord.Interaction, name: str, mode: str = "1v1", rules: str = "quito",
                      double: bool = False, days: app_commands.Range[int, 1, 60] = 7,
@@ -117,11 +126,11 @@ class LeaguesCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("signup", "cmd.league_signup.name"),
-                    description=_s("Sign up for a league (2 v 2: name your partner; they do the same)",
-                                   "cmd.league_signup.desc"))
-    @app_commands.rename(partner=_s("partner", "opt.partner.name"), league=LEAGUE_OPTION)
-    @app_commands.describe(partner=_s("Your partner in 2 v 2", "opt.partner.desc"), league=LEAGUE_DESC)
+    @league.command(name=command_text("signup", "cmd.league_signup.name"),
+                    description=command_text("Sign up for a league (2 v 2: name your partner; they do the same)",
+                                             "cmd.league_signup.desc"))
+    @app_commands.rename(partner=command_text("partner", "opt.partner.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(partner=command_text("Your partner in 2 v 2", "opt.partner.desc"), league=LEAGUE_DESC)
     async def signup(self, interaction: discord.Interaction, partner: discord.User | None = None,
                      league: int | None = None) -> None:
         """Sign up; in 2 v 2 invite a partner, or accept their invitation."""
@@ -141,9 +150,9 @@ class LeaguesCog(GroupedCog):
             text = t("ok.league_invited", lang, league=league.id, partner=partner.display_name if partner else "?")
         await answer.reply(interaction, text)
 
-    @league.command(name=_s("close", "cmd.league_close.name"),
-                    description=_s("Close the sign-up, draw the fixtures, start round 1 (organizer)",
-                                   "cmd.league_close.desc"))
+    @league.command(name=command_text("close", "cmd.league_close.name"),
+                    description=command_text("Close the sign-up, draw the fixtures, start round 1 (organizer)",
+                                             "cmd.league_close.desc"))
     @app_commands.rename(league=LEAGUE_OPTION)
     @app_commands.describe(league=LEAGUE_DESC)
     async def close(self, interaction: discord.Interaction, league: int | None = None) -> None:
@@ -155,9 +164,9 @@ class LeaguesCog(GroupedCog):
         await self.leagues.close_signup(league, user_id=interaction.user.id, can_manage=await _manage(interaction))
         await answer.reply(interaction, tn("ok.league_drawn", league.rounds, lang, league=league.id, rounds=league.rounds))
 
-    @league.command(name=_s("play", "cmd.league_play.name"),
-                    description=_s("Ready for your fixture of this round (its table opens when both are)",
-                                   "cmd.league_play.desc"))
+    @league.command(name=command_text("play", "cmd.league_play.name"),
+                    description=command_text("Ready for your fixture of this round (its table opens when both are)",
+                                             "cmd.league_play.desc"))
     @app_commands.rename(league=LEAGUE_OPTION)
     @app_commands.describe(league=LEAGUE_DESC)
     async def play(self, interaction: discord.Interaction, league: int | None = None) -> None:
@@ -171,11 +180,11 @@ class LeaguesCog(GroupedCog):
             text = t("ok.league_waiting", lang, line=fixture_line(league, fixture, lang))
         else:
             text = t("ok.league_opened", lang, table=fixture.table_id,
-                     link=f"<#{self.bot.tables.tables[fixture.table_id].channel_id}>")  # type: ignore[attr-defined,index]
+                     link=f"<#{self.bot.tables.tables[fixture.table_id].channel_id}>")  # type: ignore[index]
         await answer.reply(interaction, text)
 
-    @league.command(name=_s("view", "cmd.league_view.name"),
-                    description=_s("A league's standings, its round and your next fixture", "cmd.league_view.desc"))
+    @league.command(name=command_text("view", "cmd.league_view.name"),
+                    description=command_text("A league's standings, its round and your next fixture", "cmd.league_view.desc"))
     @app_commands.rename(league=LEAGUE_OPTION)
     @app_commands.describe(league=LEAGUE_DESC)
     async def view(self, interaction: discord.Interaction, league: int | None = None) -> None:
@@ -198,10 +207,10 @@ class LeaguesCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("extend", "cmd.league_extend.name"),
-                    description=_s("Move this round's deadline later (organizer)", "cmd.league_extend.desc"))
-    @app_commands.rename(days=_s("days", "opt.days.name"), league=LEAGUE_OPTION)
-    @app_commands.describe(days=_s("Days to add (1–30)", "opt.extend_days.desc"), league=LEAGUE_DESC)
+    @league.command(name=command_text("extend", "cmd.league_extend.name"),
+                    description=command_text("Move this round's deadline later (organizer)", "cmd.league_extend.desc"))
+    @app_commands.rename(days=command_text("days", "opt.days.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(days=command_text("Days to add (1–30)", "opt.extend_days.desc"), league=LEAGUE_DESC)
     async def extend(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 30],
                      league: int | None = None) -> None:
         """Extend the deadline."""
@@ -213,11 +222,11 @@ class LeaguesCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("walkover", "cmd.league_walkover.name"),
-                    description=_s("Award this round's fixture of a player to them (organizer)",
-                                   "cmd.league_walkover.desc"))
-    @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
-    @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
+    @league.command(name=command_text("walkover", "cmd.league_walkover.name"),
+                    description=command_text("Award this round's fixture of a player to them (organizer)",
+                                             "cmd.league_walkover.desc"))
+    @app_commands.rename(player=command_text("player", "opt.member.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(player=command_text("The player who wins by walkover", "opt.walkover_player.desc"),
                            league=LEAGUE_DESC)
     async def walkover(self, interaction: discord.Interaction, player: discord.User,
                        league: int | None = None) -> None:
@@ -231,10 +240,10 @@ class LeaguesCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("remove", "cmd.league_remove.name"),
-                    description=_s("Take a player out of a league (organizer)", "cmd.league_remove.desc"))
-    @app_commands.rename(player=_s("player", "opt.member.name"), league=LEAGUE_OPTION)
-    @app_commands.describe(player=_s("The player to take out", "opt.remove_player.desc"), league=LEAGUE_DESC)
+    @league.command(name=command_text("remove", "cmd.league_remove.name"),
+                    description=command_text("Take a player out of a league (organizer)", "cmd.league_remove.desc"))
+    @app_commands.rename(player=command_text("player", "opt.member.name"), league=LEAGUE_OPTION)
+    @app_commands.describe(player=command_text("The player to take out", "opt.remove_player.desc"), league=LEAGUE_DESC)
     async def remove(self, interaction: discord.Interaction, player: discord.User,
                      league: int | None = None) -> None:
         """Remove a side."""
@@ -247,12 +256,12 @@ class LeaguesCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("replace", "cmd.league_replace.name"),
-                    description=_s("Put a new player in another's place (organizer)", "cmd.league_replace.desc"))
-    @app_commands.rename(player=_s("player", "opt.member.name"), newcomer=_s("newcomer", "opt.newcomer.name"),
+    @league.command(name=command_text("replace", "cmd.league_replace.name"),
+                    description=command_text("Put a new player in another's place (organizer)", "cmd.league_replace.desc"))
+    @app_commands.rename(player=command_text("player", "opt.member.name"), newcomer=command_text("newcomer", "opt.newcomer.name"),
                          league=LEAGUE_OPTION)
-    @app_commands.describe(player=_s("The player who leaves", "opt.remove_player.desc"),
-                           newcomer=_s("The player who takes their place", "opt.newcomer.desc"), league=LEAGUE_DESC)
+    @app_commands.describe(player=command_text("The player who leaves", "opt.remove_player.desc"),
+                           newcomer=command_text("The player who takes their place", "opt.newcomer.desc"), league=LEAGUE_DESC)
     async def replace(self, interaction: discord.Interaction, player: discord.User, newcomer: discord.User,
                       league: int | None = None) -> None:
         """Replace a player: the newcomer inherits the side's results and fixtures."""
@@ -264,14 +273,14 @@ class LeaguesCog(GroupedCog):
                                               old_user=player.id, new_user=newcomer.id,
                                               new_name=newcomer.display_name,
                                               # theirs once they press «Jugar» (`LeagueService.play`)
-                                              new_locale=await self.bot.tables.public_language(found.guild_id))  # type: ignore[attr-defined]
+                                              new_locale=await self.bot.tables.public_language(found.guild_id))
             await answer.reply(interaction, t("ok.league_replaced", lang, old=player.display_name,
                                               new=newcomer.display_name, side=side.name, league=found.id))
 
         await self._guard(interaction, run)
 
-    @league.command(name=_s("cancel", "cmd.league_cancel.name"),
-                    description=_s("Cancel a league (organizer)", "cmd.league_cancel.desc"))
+    @league.command(name=command_text("cancel", "cmd.league_cancel.name"),
+                    description=command_text("Cancel a league (organizer)", "cmd.league_cancel.desc"))
     @app_commands.rename(league=LEAGUE_OPTION)
     @app_commands.describe(league=LEAGUE_DESC)
     async def cancel(self, interaction: discord.Interaction, league: int | None = None) -> None:
@@ -307,6 +316,6 @@ class LeaguesCog(GroupedCog):
         await self._guard(interaction, run)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``)."""
     await bot.add_cog(LeaguesCog(bot))

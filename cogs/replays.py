@@ -10,17 +10,21 @@ the `GroupedCog` guard answers ephemerally; a refusal never shows a card.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.replays import REPLAY_ITEMS, load, step_payload
 from bot.replays.source import UnknownMesaError
 from bot.store import Store
 from bot.tables import ForeignObjectError
 from bot.ui import answer
-from cogs.grouped import GroupedCog
-from cogs.tables import _s
+from bot.ui.actions import Actions
+from cogs.common import GroupedCog, command_text
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 MAX_TABLE_ID = 2**53 - 1
 """The largest integer a Discord integer option carries."""
@@ -30,18 +34,21 @@ class ReplaysCog(GroupedCog):
     """Replays of finished mesas."""
 
     ITEMS = REPLAY_ITEMS
-    HANDLER = "replay_handler"
+
+    def bind(self, actions: Actions, bound: bool) -> None:
+        """Answer (``bound``) or stop answering the replay buttons."""
+        actions.replays = self if bound else None
 
     @property
     def store(self) -> Store:
         """The bot's database."""
-        return self.bot.store  # type: ignore[attr-defined]
+        return self.bot.store
 
-    @app_commands.command(name=_s("replay", "cmd.replay.name"),
-                          description=_s("Replay a finished mesa from this server, play by play",
-                                         "cmd.replay.desc"))
-    @app_commands.rename(mesa=_s("mesa", "opt.mesa.name"))
-    @app_commands.describe(mesa=_s("The mesa's number (shown in /cuarenta history)", "opt.mesa.desc"))
+    @app_commands.command(name=command_text("replay", "cmd.replay.name"),
+                          description=command_text("Replay a finished mesa from this server, play by play",
+                                                   "cmd.replay.desc"))
+    @app_commands.rename(mesa=command_text("mesa", "opt.mesa.name"))
+    @app_commands.describe(mesa=command_text("The mesa's number (shown in /cuarenta history)", "opt.mesa.desc"))
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction,
                      mesa: app_commands.Range[int, 1, MAX_TABLE_ID]) -> None:
@@ -66,6 +73,6 @@ class ReplaysCog(GroupedCog):
         await self._guard(interaction, run)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``, which owns the ``/cuarenta`` group)."""
     await bot.add_cog(ReplaysCog(bot))

@@ -4,16 +4,15 @@ table service, answer (ephemeral errors in the user's language). No game logic, 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.engine import PRESET_NAMES, Card
-from bot.i18n import lang_of, message, t
+from bot.engine import Card
+from bot.i18n import t
 from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import (
     BadOptionError,
@@ -28,43 +27,21 @@ from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import answer, permissions, records, render, why, words
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
+from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard, say
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 log = logging.getLogger(__name__)
 
 
-def command_error_text(interaction: discord.Interaction, error: app_commands.AppCommandError) -> str:
-    """The user's-language text for an error raised before a command body ran (a check or a conversion);
-    unexpected errors are logged with the interaction id (never with game state)."""
-    if isinstance(error, app_commands.NoPrivateMessage):
-        key = "err.guild_only"
-    elif isinstance(error, app_commands.TransformerError):  # an option's value that cannot be what it names
-        key = "err.bad_option"
-    else:
-        key = "err.generic"
-    if key == "err.generic":
-        log.error("command error in interaction %s", interaction.id, exc_info=error)
-    return t(key, lang_of(interaction.locale))
-
-
-def _s(default: str, key: str) -> locale_str:
-    """A translatable command string. Discord shows the message (the English catalog's text for ``key``;
-    ``default`` is only a reminder in the source) to locales without a localization."""
-    return locale_str(message(key, "en") or default, key=key)
-
-
 PLAYER_CHOICES = [
-    app_commands.Choice(name=_s("2 v 2", "choice.players.4"), value=4),
-    app_commands.Choice(name=_s("1 v 1", "choice.players.2"), value=2),
+    app_commands.Choice(name=command_text("2 v 2", "choice.players.4"), value=4),
+    app_commands.Choice(name=command_text("1 v 1", "choice.players.2"), value=2),
 ]
-PRESET_CHOICES = [app_commands.Choice(name=p, value=p) for p in PRESET_NAMES]
 TEAM_CHOICES = [
-    app_commands.Choice(name=_s("Team A", "choice.team.A"), value="A"),
-    app_commands.Choice(name=_s("Team B", "choice.team.B"), value="B"),
-]
-LANGUAGE_CHOICES = [
-    app_commands.Choice(name=_s("Spanish", "choice.language.es"), value="es"),
-    app_commands.Choice(name=_s("English", "choice.language.en"), value="en"),
-    app_commands.Choice(name=_s("Portuguese (Brazil)", "choice.language.pt"), value="pt"),
+    app_commands.Choice(name=command_text("Team A", "choice.team.A"), value="A"),
+    app_commands.Choice(name=command_text("Team B", "choice.team.B"), value="B"),
 ]
 
 
@@ -76,27 +53,31 @@ class TablesCog(commands.Cog):
     """The ``/cuarenta`` command group and the table buttons (lobby, hand, capture choice, rematch)."""
 
     cuarenta = app_commands.Group(
-        name=_s("cuarenta", "cmd.cuarenta.name"),
-        description=_s("Play Cuarenta, Ecuador's card game", "cmd.cuarenta.desc"),
+        name=command_text("cuarenta", "cmd.cuarenta.name"),
+        description=command_text("Play Cuarenta, Ecuador's card game", "cmd.cuarenta.desc"),
         guild_only=True,
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CuarentaBot) -> None:
         self.bot = bot
 
     @property
     def service(self) -> TableService:
         """The bot's table service."""
-        return self.bot.tables  # type: ignore[attr-defined]
+        return self.bot.tables
 
     @property
     def notifier(self) -> DiscordNotifier:
         """The bot's Discord presenter."""
-        return self.bot.notifier  # type: ignore[attr-defined]
+        return self.bot.notifier
 
     async def cog_load(self) -> None:
-        """Become the handler of the persistent components' clicks."""
-        self.bot.component_handler = self  # type: ignore[attr-defined]
+        """Answer the table components' clicks (the bot's `bot.ui.actions.Actions`)."""
+        self.bot.actions.tables = self
+
+    async def cog_unload(self) -> None:
+        """Stop answering them."""
+        self.bot.actions.tables = None
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
@@ -111,46 +92,35 @@ class TablesCog(commands.Cog):
     @staticmethod
     async def _say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """Answer ephemerally (or follow up if already answered)."""
-        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        await answer.reply(interaction, text, **kwargs)
+        await say(interaction, text, **kwargs)
 
-    async def _guard(self, interaction: discord.Interaction, action: Callable[[str], Awaitable[None]],
-                     table: Table | None = None) -> None:
-        """Run ``action(lang)``; a `TableError` becomes an ephemeral message in the user's language,
-        anything else is logged and answered with a generic error. A host whose table's channel lacks a
-        permission, and who could not be told by DM, is told here (ephemeral, once)."""
-        what = interaction.command.qualified_name if interaction.command else f"component {interaction.type.name}"
-        log.debug("interaction %s: %s in guild %s by user %s", interaction.id, what, interaction.guild_id,
-                  interaction.user.id)
-        async with answer.watchdog(interaction):
-            lang = await answer.language(interaction)  # may read the store: under the 3-second guard
-            try:
-                await action(lang)
-            except TableError as error:
-                shown = table
-                if shown is None and error.params.get("seat") is not None:
-                    shown = self.service.table_in_channel(interaction.channel_id or 0)
-                log.info("interaction %s refused: %s", interaction.id, error.key)
-                text = render.error_text(error, lang, shown)
-                here = self.service.table_in_channel(interaction.channel_id or 0)
-                mine = self.service.table_of_user(interaction.user.id)
-                if (here is not None and mine is not None and here is not mine and "table" not in error.params
-                        and mine.guild_id == here.guild_id  # a table on another server is not "yours" here
-                        and not isinstance(error, ForeignObjectError)):  # a forged id's click is about no table here
-                    text = f"{text} {t('err.about_table', lang, table=here.id, mine=mine.id)}"
-                await self._say(interaction, text)
-            except Exception:
-                log.exception("interaction %s failed", interaction.id)
-                try:
-                    await self._say(interaction, t("err.generic", lang))
-                except discord.HTTPException:
-                    pass
+    async def _guard(self, interaction: discord.Interaction, action: Action, table: Table | None = None) -> None:
+        """`cogs.common.guard` for the tables: a refusal names the table it is about when this channel's
+        table is not the user's own (or the seat when a seat is named); a host whose table's channel lacks
+        a permission, and who could not be told by DM, is told after the answer (ephemeral, once)."""
+
+        def refusal_text(error: TableError, lang: str) -> str:
+            shown = table
+            if shown is None and error.params.get("seat") is not None:
+                shown = self.service.table_in_channel(interaction.channel_id or 0)
+            text = render.error_text(error, lang, shown)
+            here = self.service.table_in_channel(interaction.channel_id or 0)
+            mine = self.service.table_of_user(interaction.user.id)
+            if (here is not None and mine is not None and here is not mine and "table" not in error.params
+                    and mine.guild_id == here.guild_id  # a table on another server is not "yours" here
+                    and not isinstance(error, ForeignObjectError)):  # a forged id's click is about no table here
+                text = f"{text} {t('err.about_table', lang, table=here.id, mine=mine.id)}"
+            return text
+
+        async def host_notice(lang: str) -> None:
             notice = self.notifier.host_notice(interaction.user.id)
             if notice is not None:  # a table this person hosts lacks a permission, and their DMs are closed
                 try:
                     await self._say(interaction, notice)
                 except discord.HTTPException:
                     pass
+
+        await guard(interaction, action, refusal_text=refusal_text, after=host_notice)
 
     async def _welcome(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         """DM the new player; if their DMs are closed, tell them here, ephemerally."""
@@ -188,13 +158,13 @@ class TablesCog(commands.Cog):
 
     # ------------------------------------------------------------------ commands
 
-    @cuarenta.command(name=_s("new", "cmd.new.name"), description=_s("Open a Cuarenta table in this channel", "cmd.new.desc"))
-    @app_commands.rename(players=_s("players", "opt.players.name"), rules=_s("rules", "opt.rules.name"),
-                         turn_timer=_s("turn_timer", "opt.turn_timer.name"), hints=_s("hints", "opt.hints.name"))
-    @app_commands.describe(players=_s("2 (1 v 1) or 4 (2 v 2)", "opt.players.desc"),
-                           rules=_s("The table's rules preset", "opt.rules.desc"),
-                           turn_timer=_s("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"),
-                           hints=_s("Practice table: hands show which plays capture (unrated)", "opt.hints.desc"))
+    @cuarenta.command(name=command_text("new", "cmd.new.name"), description=command_text("Open a Cuarenta table in this channel", "cmd.new.desc"))
+    @app_commands.rename(players=command_text("players", "opt.players.name"), rules=command_text("rules", "opt.rules.name"),
+                         turn_timer=command_text("turn_timer", "opt.turn_timer.name"), hints=command_text("hints", "opt.hints.name"))
+    @app_commands.describe(players=command_text("2 (1 v 1) or 4 (2 v 2)", "opt.players.desc"),
+                           rules=command_text("The table's rules preset", "opt.rules.desc"),
+                           turn_timer=command_text("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"),
+                           hints=command_text("Practice table: hands show which plays capture (unrated)", "opt.hints.desc"))
     @app_commands.choices(players=PLAYER_CHOICES, rules=PRESET_CHOICES)
     async def new(self, interaction: discord.Interaction, players: int = 4, rules: str | None = None,
                   turn_timer: app_commands.Range[int, 30, 300] | None = None, hints: bool = False) -> None:
@@ -219,9 +189,9 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @cuarenta.command(name=_s("join", "cmd.join.name"), description=_s("Take a seat at this channel's open table", "cmd.join.desc"))
-    @app_commands.rename(team=_s("team", "opt.team.name"))
-    @app_commands.describe(team=_s("Team A or B (default: the emptier team)", "opt.team.desc"))
+    @cuarenta.command(name=command_text("join", "cmd.join.name"), description=command_text("Take a seat at this channel's open table", "cmd.join.desc"))
+    @app_commands.rename(team=command_text("team", "opt.team.name"))
+    @app_commands.describe(team=command_text("Team A or B (default: the emptier team)", "opt.team.desc"))
     @app_commands.choices(team=TEAM_CHOICES)
     async def join(self, interaction: discord.Interaction, team: str | None = None) -> None:
         """Sit at this channel's table."""
@@ -235,7 +205,7 @@ class TablesCog(commands.Cog):
         await self._say(interaction, t(key, lang, team="AB"[got], table=table.id))
         await self._welcome(interaction, table, lang)
 
-    @cuarenta.command(name=_s("leave", "cmd.leave.name"), description=_s("Leave your table, from any channel (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
+    @cuarenta.command(name=command_text("leave", "cmd.leave.name"), description=command_text("Leave your table, from any channel (mid-game, a computer player takes your seat)", "cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave this channel's table; mid-game a computer player takes the seat (the mesa goes on, casual)."""
         await self._guard(interaction, lambda lang: self._leave(interaction, self._own_table(interaction), lang))
@@ -254,7 +224,7 @@ class TablesCog(commands.Cog):
             text = t("ok.left", lang, table=table.id)
         await self._say(interaction, text)
 
-    @cuarenta.command(name=_s("start", "cmd.start.name"), description=_s("Start the table (host only)", "cmd.start.desc"))
+    @cuarenta.command(name=command_text("start", "cmd.start.name"), description=command_text("Start the table (host only)", "cmd.start.desc"))
     async def start(self, interaction: discord.Interaction) -> None:
         """The host starts the table; computer players fill empty seats."""
         await self._guard(interaction, lambda lang: self._start(interaction, self._channel_table(interaction), lang))
@@ -263,7 +233,7 @@ class TablesCog(commands.Cog):
         await self.service.start(table.id, user_id=interaction.user.id)
         await self._say(interaction, t("ok.started", lang, table=table.id))
 
-    @cuarenta.command(name=_s("hand", "cmd.hand.name"), description=_s("Show your hand (only you see it)", "cmd.hand.desc"))
+    @cuarenta.command(name=command_text("hand", "cmd.hand.name"), description=command_text("Show your hand (only you see it)", "cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand, ephemerally, with the play buttons."""
 
@@ -278,7 +248,7 @@ class TablesCog(commands.Cog):
         payload = render.hand_payload(table, seat, view, lang, final=final)
         await answer.reply(interaction, **payload.send_kwargs())
 
-    @cuarenta.command(name=_s("table", "cmd.table.name"), description=_s("Post the table again at the bottom of the channel", "cmd.table.desc"))
+    @cuarenta.command(name=command_text("table", "cmd.table.name"), description=command_text("Post the table again at the bottom of the channel", "cmd.table.desc"))
     async def table(self, interaction: discord.Interaction) -> None:
         """Re-post the table message at the bottom of the channel."""
 
@@ -289,9 +259,9 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @cuarenta.command(name=_s("kick", "cmd.kick.name"), description=_s("Replace a player with a computer player (host or Manage Server)", "cmd.kick.desc"))
-    @app_commands.rename(player=_s("player", "opt.member.name"))
-    @app_commands.describe(player=_s("The player to replace", "opt.member.desc"))
+    @cuarenta.command(name=command_text("kick", "cmd.kick.name"), description=command_text("Replace a player with a computer player (host or Manage Server)", "cmd.kick.desc"))
+    @app_commands.rename(player=command_text("player", "opt.member.name"))
+    @app_commands.describe(player=command_text("The player to replace", "opt.member.desc"))
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """The host, or a member with Manage Server, replaces a player with a computer player (in a lobby,
         frees their seat)."""
@@ -307,7 +277,7 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @cuarenta.command(name=_s("back", "cmd.back.name"), description=_s("Take your seat back from the computer player", "cmd.back.desc"))
+    @cuarenta.command(name=command_text("back", "cmd.back.name"), description=command_text("Take your seat back from the computer player", "cmd.back.desc"))
     async def back(self, interaction: discord.Interaction) -> None:
         """An away player takes their seat back."""
         await self._guard(interaction, lambda lang: self._back(interaction, lang))
@@ -321,7 +291,7 @@ class TablesCog(commands.Cog):
         table = await self.service.back(interaction.user.id)
         await self._say(interaction, t("ok.back" if was_away else "ok.not_away", lang, table=table.id))
 
-    @cuarenta.command(name=_s("end", "cmd.end.name"), description=_s("End this channel's table", "cmd.end.desc"))
+    @cuarenta.command(name=command_text("end", "cmd.end.name"), description=command_text("End this channel's table", "cmd.end.desc"))
     async def end(self, interaction: discord.Interaction) -> None:
         """The host, or a member with Manage Server, ends the table."""
 
@@ -334,9 +304,9 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    @cuarenta.command(name=_s("language", "cmd.language.name"), description=_s("Change the language of this server's public messages", "cmd.language.desc"))
-    @app_commands.rename(language=_s("language", "opt.language.name"))
-    @app_commands.describe(language=_s("Spanish, English or Portuguese", "opt.language.desc"))
+    @cuarenta.command(name=command_text("language", "cmd.language.name"), description=command_text("Change the language of this server's public messages", "cmd.language.desc"))
+    @app_commands.rename(language=command_text("language", "opt.language.name"))
+    @app_commands.describe(language=command_text("Spanish, English or Portuguese", "opt.language.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         """Members with Manage Server choose the guild's public language."""
@@ -631,6 +601,6 @@ def _last_card_of(game: Any, seat: int) -> str | None:
     return None
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point."""
     await bot.add_cog(TablesCog(bot))

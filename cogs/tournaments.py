@@ -5,10 +5,10 @@ buttons (issue 11). Thin: read the interaction, call the tournament service, ans
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.competitions.items import TOURNAMENT_ITEMS
 from bot.competitions.tournament_present import board_text, match_line
@@ -16,25 +16,34 @@ from bot.competitions.tournaments import Tournament, TournamentService
 from bot.i18n import t, tn
 from bot.tables import ForeignObjectError, TableError
 from bot.ui import answer
-from cogs.competitions import require_thread_permissions
-from cogs.grouped import GroupedCog, league_words
-from cogs.leagues import POLICY_CHOICES
-from cogs.tables import PRESET_CHOICES, _s
+from bot.ui.actions import Actions
+from cogs.common import (
+    POLICY_CHOICES,
+    PRESET_CHOICES,
+    GroupedCog,
+    bot_of,
+    command_text,
+    league_words,
+    require_thread_permissions,
+)
+
+if TYPE_CHECKING:
+    from bot.app import CuarentaBot
 
 log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [
-    app_commands.Choice(name=_s("single elimination", "choice.format.elimination"), value="elimination"),
-    app_commands.Choice(name=_s("Swiss", "choice.format.swiss"), value="swiss"),
+    app_commands.Choice(name=command_text("single elimination", "choice.format.elimination"), value="elimination"),
+    app_commands.Choice(name=command_text("Swiss", "choice.format.swiss"), value="swiss"),
 ]
 BEST_OF_CHOICES = [app_commands.Choice(name="1", value=1), app_commands.Choice(name="3", value=3)]
-T_OPTION = _s("tournament", "opt.tournament.name")
-T_DESC = _s("The tournament's number (default: yours, or the server's only one)", "opt.tournament.desc")
+T_OPTION = command_text("tournament", "opt.tournament.name")
+T_DESC = command_text("The tournament's number (default: yours, or the server's only one)", "opt.tournament.desc")
 
 
 async def _manage(interaction: discord.Interaction) -> bool:
     """Manage Server, or the server's organizer role (`bot.competitions.settings`)."""
-    settings = interaction.client.competition_settings  # type: ignore[attr-defined]
+    settings = bot_of(interaction).competition_settings
     roles = [r.id for r in getattr(interaction.user, "roles", [])]
     return await settings.may_organize(interaction.guild_id or 0, can_manage=bool(
         interaction.permissions and interaction.permissions.manage_guild), role_ids=roles)
@@ -44,16 +53,19 @@ class TournamentsCog(GroupedCog):
     """Tournaments on Discord."""
 
     ITEMS = TOURNAMENT_ITEMS
-    HANDLER = "tournament_handler"
 
-    tournament = app_commands.Group(name=_s("tournament", "cmd.tournament.name"),
-                                    description=_s("Tournaments refereed by the bot", "cmd.tournament.desc"),
+    def bind(self, actions: Actions, bound: bool) -> None:
+        """Answer (``bound``) or stop answering the tournament buttons."""
+        actions.tournaments = self if bound else None
+
+    tournament = app_commands.Group(name=command_text("tournament", "cmd.tournament.name"),
+                                    description=command_text("Tournaments refereed by the bot", "cmd.tournament.desc"),
                                     guild_only=True)
 
     @property
     def service(self) -> TournamentService:
         """The bot's tournament service."""
-        return self.bot.tournaments  # type: ignore[attr-defined]
+        return self.bot.tournaments
 
     def refusal_params(self, params: dict[str, object], lang: str) -> dict[str, object]:
         """Which field was wrong, in words."""
@@ -68,20 +80,20 @@ class TournamentsCog(GroupedCog):
     def _pick(self, interaction: discord.Interaction, tournament: int | None) -> Tournament:
         return self.service.pick(interaction.guild_id or 0, tournament, interaction.user.id)
 
-    @tournament.command(name=_s("create", "cmd.tournament_create.name"),
-                        description=_s("Create a tournament and post its sign-up here (Manage Server)",
-                                       "cmd.tournament_create.desc"))
-    @app_commands.rename(name=_s("name", "opt.league_name.name"), format=_s("format", "opt.format.name"),
-                         rounds=_s("rounds", "opt.rounds.name"), best_of=_s("best_of", "opt.best_of.name"),
-                         rules=_s("rules", "opt.rules.name"), days=_s("days", "opt.days.name"),
-                         policy=_s("policy", "opt.policy.name"))
-    @app_commands.describe(name=_s("The tournament's name", "opt.tournament_name.desc"),
-                           format=_s("Single elimination or Swiss", "opt.format.desc"),
-                           rounds=_s("Swiss rounds (1–12)", "opt.rounds.desc"),
-                           best_of=_s("Mesas per match: 1 or 3", "opt.best_of.desc"),
-                           rules=_s("The rules of every mesa", "opt.league_rules.desc"),
-                           days=_s("Days per round (1–60, default 3)", "opt.tournament_days.desc"),
-                           policy=_s("What an unplayed match becomes at the deadline", "opt.policy.desc"))
+    @tournament.command(name=command_text("create", "cmd.tournament_create.name"),
+                        description=command_text("Create a tournament and post its sign-up here (Manage Server)",
+                                                 "cmd.tournament_create.desc"))
+    @app_commands.rename(name=command_text("name", "opt.league_name.name"), format=command_text("format", "opt.format.name"),
+                         rounds=command_text("rounds", "opt.rounds.name"), best_of=command_text("best_of", "opt.best_of.name"),
+                         rules=command_text("rules", "opt.rules.name"), days=command_text("days", "opt.days.name"),
+                         policy=command_text("policy", "opt.policy.name"))
+    @app_commands.describe(name=command_text("The tournament's name", "opt.tournament_name.desc"),
+                           format=command_text("Single elimination or Swiss", "opt.format.desc"),
+                           rounds=command_text("Swiss rounds (1–12)", "opt.rounds.desc"),
+                           best_of=command_text("Mesas per match: 1 or 3", "opt.best_of.desc"),
+                           rules=command_text("The rules of every mesa", "opt.league_rules.desc"),
+                           days=command_text("Days per round (1–60, default 3)", "opt.tournament_days.desc"),
+                           policy=command_text("What an unplayed match becomes at the deadline", "opt.policy.desc"))
     @app_commands.choices(format=FORMAT_CHOICES, best_of=BEST_OF_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
     async def create(self, interaction: discord.Interaction, name: str, format: str = "elimination",
                      rounds: app_commands.Range[int, 1, 12] = 3, best_of: int = 1, rules: str = "quito",
@@ -102,8 +114,8 @@ class TournamentsCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @tournament.command(name=_s("signup", "cmd.tournament_signup.name"),
-                        description=_s("Sign up for a tournament", "cmd.tournament_signup.desc"))
+    @tournament.command(name=command_text("signup", "cmd.tournament_signup.name"),
+                        description=command_text("Sign up for a tournament", "cmd.tournament_signup.desc"))
     @app_commands.rename(tournament=T_OPTION)
     @app_commands.describe(tournament=T_DESC)
     async def signup(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -115,9 +127,9 @@ class TournamentsCog(GroupedCog):
         await self.service.sign_up(tour, user_id=interaction.user.id, name=interaction.user.display_name, locale=lang)
         await answer.reply(interaction, t("ok.tournament_signed", lang, tournament=tour.id, name=tour.name))
 
-    @tournament.command(name=_s("close", "cmd.tournament_close.name"),
-                        description=_s("Close the sign-up, seed by rating, start round 1 (organizer)",
-                                       "cmd.tournament_close.desc"))
+    @tournament.command(name=command_text("close", "cmd.tournament_close.name"),
+                        description=command_text("Close the sign-up, seed by rating, start round 1 (organizer)",
+                                                 "cmd.tournament_close.desc"))
     @app_commands.rename(tournament=T_OPTION)
     @app_commands.describe(tournament=T_DESC)
     async def close(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -130,8 +142,8 @@ class TournamentsCog(GroupedCog):
         await answer.reply(interaction, tn("ok.tournament_drawn", tour.total_rounds, lang, tournament=tour.id,
                                             rounds=tour.total_rounds))
 
-    @tournament.command(name=_s("play", "cmd.tournament_play.name"),
-                        description=_s("Ready for your match of this round", "cmd.tournament_play.desc"))
+    @tournament.command(name=command_text("play", "cmd.tournament_play.name"),
+                        description=command_text("Ready for your match of this round", "cmd.tournament_play.desc"))
     @app_commands.rename(tournament=T_OPTION)
     @app_commands.describe(tournament=T_DESC)
     async def play(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -144,12 +156,12 @@ class TournamentsCog(GroupedCog):
         if state == "waiting":
             text = t("ok.league_waiting", lang, line=match_line(tour, match, lang))
         else:
-            channel = self.bot.tables.tables[match.table_id].channel_id  # type: ignore[attr-defined,index]
+            channel = self.bot.tables.tables[match.table_id].channel_id  # type: ignore[index]
             text = t("ok.league_opened", lang, table=match.table_id, link=f"<#{channel}>")
         await answer.reply(interaction, text)
 
-    @tournament.command(name=_s("view", "cmd.tournament_view.name"),
-                        description=_s("A tournament's bracket or standings", "cmd.tournament_view.desc"))
+    @tournament.command(name=command_text("view", "cmd.tournament_view.name"),
+                        description=command_text("A tournament's bracket or standings", "cmd.tournament_view.desc"))
     @app_commands.rename(tournament=T_OPTION)
     @app_commands.describe(tournament=T_DESC)
     async def view(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -163,11 +175,11 @@ class TournamentsCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @tournament.command(name=_s("walkover", "cmd.tournament_walkover.name"),
-                        description=_s("Award this round's match of a player to them (organizer)",
-                                       "cmd.tournament_walkover.desc"))
-    @app_commands.rename(player=_s("player", "opt.member.name"), tournament=T_OPTION)
-    @app_commands.describe(player=_s("The player who wins by walkover", "opt.walkover_player.desc"),
+    @tournament.command(name=command_text("walkover", "cmd.tournament_walkover.name"),
+                        description=command_text("Award this round's match of a player to them (organizer)",
+                                                 "cmd.tournament_walkover.desc"))
+    @app_commands.rename(player=command_text("player", "opt.member.name"), tournament=T_OPTION)
+    @app_commands.describe(player=command_text("The player who wins by walkover", "opt.walkover_player.desc"),
                            tournament=T_DESC)
     async def walkover(self, interaction: discord.Interaction, player: discord.User,
                        tournament: int | None = None) -> None:
@@ -181,8 +193,8 @@ class TournamentsCog(GroupedCog):
 
         await self._guard(interaction, run)
 
-    @tournament.command(name=_s("cancel", "cmd.tournament_cancel.name"),
-                        description=_s("Cancel a tournament (organizer)", "cmd.tournament_cancel.desc"))
+    @tournament.command(name=command_text("cancel", "cmd.tournament_cancel.name"),
+                        description=command_text("Cancel a tournament (organizer)", "cmd.tournament_cancel.desc"))
     @app_commands.rename(tournament=T_OPTION)
     @app_commands.describe(tournament=T_DESC)
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -212,6 +224,6 @@ class TournamentsCog(GroupedCog):
         await self._guard(interaction, run)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``)."""
     await bot.add_cog(TournamentsCog(bot))

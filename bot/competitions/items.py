@@ -7,7 +7,7 @@
     ``c4:m:<match>:<vote>``     a proposed match: y (accept) or n (decline); the match id lives in memory
                                 only, so after a restart the click is told the match is no longer open
 
-Callbacks delegate to the cogs (``queue_handler``, ``league_handler``, ``tournament_handler``): no logic here.
+Callbacks call the bot's queue, league and tournament actions (`bot.ui.actions`, the cogs): no logic here.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from typing import Any
 
 import discord
 
+from bot.ui.actions import QueueActions, actions_of, need
+
 QUEUE_ACTIONS = {"a": "1v1", "b": "2v2"}
 
 
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.queue_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> QueueActions:
+    """The queue actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).queue, "queue")
 
 
 class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:q:(?P<guild>\d+):(?P<action>[abxs])"):
@@ -86,7 +89,7 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:g:(?
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the league handler."""
-        await interaction.client.league_handler.on_league_button(  # type: ignore[attr-defined]
+        await need(actions_of(interaction).leagues, "league").on_league_button(
             interaction, self.league_id, self.action)
 
 
@@ -112,7 +115,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the tournament handler."""
-        await interaction.client.tournament_handler.on_tournament_button(  # type: ignore[attr-defined]
+        await need(actions_of(interaction).tournaments, "tournament").on_tournament_button(
             interaction, self.tournament_id, self.action)
 
 

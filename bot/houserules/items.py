@@ -6,7 +6,7 @@
     ``c4:u:<table>:x``          back to the preset: drop every house rule
     ``c4:u:<table>:d``          save this table's house rules as the server's default (Manage Server)
 
-Callbacks delegate to ``interaction.client.house_handler`` (the house cog): no logic here.
+Callbacks call the bot's house-rules actions (`bot.ui.actions.HouseActions`, the house cog): no logic here.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from typing import Any
 
 import discord
 
+from bot.ui.actions import HouseActions, actions_of, need
 from bot.ui.items import chosen_value
 
 
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.house_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> HouseActions:
+    """The house-rules actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).house, "house rules")
 
 
 class HouseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:u:(?P<table>\d+):(?P<action>[oxd])"):

@@ -5,7 +5,7 @@
     ``c4:a:s``            the select that jumps to a page (its values are page numbers)
 
 The page travels in the custom_id (the select's in its value), so a click works after a restart. Callbacks
-hand the click to ``interaction.client.learn_handler`` (`cogs.learn.LearnCog`): no logic here.
+hand the click to the bot's guide actions (`bot.ui.actions.LearnActions`, `cogs.learn.LearnCog`): no logic here.
 """
 
 from __future__ import annotations
@@ -14,11 +14,14 @@ from typing import Any
 
 import discord
 
+from bot.ui.actions import LearnActions, actions_of, need
+
 GUIDE_SELECT_ID = "c4:a:s"
 
 
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.learn_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> LearnActions:
+    """The guide actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).learn, "guide")
 
 
 def _chosen_page(interaction: discord.Interaction) -> int:

@@ -8,7 +8,7 @@ custom_id format (under 100 characters; the letter ``w`` is used by no other ``c
                                 f (⏭ next hand), so the four ids of one message always differ.
 
 A step past the end (a forged or stale id) is clamped by the handler. The callback hands the click to
-``interaction.client.replay_handler`` (the replays cog), so this module holds no logic.
+the bot's replay actions (`bot.ui.actions.ReplayActions`, the replays cog), so this module holds no logic.
 """
 
 from __future__ import annotations
@@ -17,12 +17,15 @@ from typing import Any
 
 import discord
 
+from bot.ui.actions import ReplayActions, actions_of, need
+
 KINDS = {"b": "⏮", "p": "◀", "n": "▶", "f": "⏭"}
 """Button kind → its label, in the order they are shown."""
 
 
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.replay_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> ReplayActions:
+    """The replay actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).replays, "replay")
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],

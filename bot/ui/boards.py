@@ -35,16 +35,18 @@ from bot.ratings import (
 from bot.replays.present import replay_command
 
 from . import limits
+from .actions import BoardActions, actions_of, need
 from .render import Payload, make_view
-from .router import message_components
+from .router import message_components, template_of
 
 COLOR = discord.Colour(0x1F8B4C)
 NAME_LIMIT = 24
 """Longest name shown in a row (longer names are cut with an ellipsis)."""
 
 
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.board_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> BoardActions:
+    """The leaderboard actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).boards, "leaderboard")
 
 
 class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -78,7 +80,7 @@ def is_board(message: discord.Message | None) -> bool:
     """Whether ``message`` (as Discord sent it with a click) is a leaderboard: it carries a `BoardButton`.
     A board button's custom_id pressed on any other message (a stale or forged click on a table message)
     must not turn that message into a board."""
-    template = BoardButton.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+    template = template_of(BoardButton)
     return any(template.fullmatch(custom_id) for _, custom_id in message_components(message))
 
 

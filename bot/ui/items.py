@@ -14,57 +14,25 @@ custom_id formats (all under 100 characters):
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
     ``c4:k:<table>:<vote>``              rematch ready check: vote y (accept) or n (decline)
 
-Callbacks delegate to ``interaction.client.component_handler`` (set by the tables cog), so this module
-holds no game logic.
+Callbacks call the bot's table actions (`bot.ui.actions.TableActions`, the tables cog), the same methods
+its slash commands call, so this module holds no game logic.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import discord
+
+from .actions import TableActions, actions_of, need
 
 LOBBY_ACTIONS = ("a", "b", "c", "x", "s")
 TRAIL_VALUE = "-"
 
 
-class ComponentHandler(Protocol):
-    """What the component callbacks call (implemented by the tables cog)."""
-
-    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
-        """A lobby button (action in `LOBBY_ACTIONS`)."""
-
-    async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
-        """A card button of a hand shown at turn ``nonce``."""
-
-    async def on_trail(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
-        """The trail control: ``card`` to trail."""
-
-    async def on_capture(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str,
-                         value: str) -> None:
-        """The capture choice: ``value`` is codes joined by '.', or `TRAIL_VALUE`."""
-
-    async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        """"Ver mi mano / My hand"."""
-
-    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Rematch."""
-
-    async def on_why(self, interaction: discord.Interaction, table_id: int) -> None:
-        """"¿Por qué?": explain the table's last play."""
-
-    async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
-        """"I'm back": an away player takes their seat back."""
-
-    async def on_level(self, interaction: discord.Interaction, table_id: int, level: str) -> None:
-        """The lobby's level select: add a computer player of ``level``."""
-
-    async def on_rematch_vote(self, interaction: discord.Interaction, table_id: int, accept: bool) -> None:
-        """A vote in a rematch ready check."""
-
-
-def _handler(interaction: discord.Interaction) -> Any:
-    return interaction.client.component_handler  # type: ignore[attr-defined]
+def _handler(interaction: discord.Interaction) -> TableActions:
+    """The table actions of the bot this click came to (`bot.ui.actions`)."""
+    return need(actions_of(interaction).tables, "table")
 
 
 def chosen_value(interaction: discord.Interaction) -> str:

@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 DynamicFactory = type[discord.ui.DynamicItem[Any]]
 
 
-def _template(factory: DynamicFactory) -> re.Pattern[str]:
+def template_of(factory: DynamicFactory) -> re.Pattern[str]:
+    """The compiled custom_id template of an item class (what discord.py matches a click against)."""
     return factory.__discord_ui_compiled_template__  # type: ignore[attr-defined,no-any-return]
 
 
@@ -75,7 +76,7 @@ def is_dispatched(factories: Iterable[DynamicFactory], component_type: int, cust
                   message: discord.Message | None) -> bool:
     """True when discord.py's DynamicItem dispatch will run a callback for this click: a registered
     template fully matches ``custom_id`` and ``message`` still carries ``(component_type, custom_id)``."""
-    if not any(_template(f).fullmatch(custom_id) for f in factories):
+    if not any(template_of(f).fullmatch(custom_id) for f in factories):
         return False
     return (component_type, custom_id) in set(message_components(message))
 
@@ -104,7 +105,7 @@ class ComponentRouter:
         """The item class whose template matches ``custom_id``, with the match; None for an id that is
         not ours (or malformed)."""
         for factory in self.factories:
-            match = _template(factory).fullmatch(custom_id)
+            match = template_of(factory).fullmatch(custom_id)
             if match is not None:
                 return factory, match
         return None
