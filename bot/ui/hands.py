@@ -84,7 +84,7 @@ async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
     if user is not None and user.dm_channel is not None:
         return user.dm_channel
     state = client._connection  # noqa: SLF001 - discord.py's own way to cache a DM channel
-    data = await client.http.start_private_message(str(user_id))  # type: ignore[arg-type]
+    data = await client.http.start_private_message(str(user_id))
     return state.add_dm_channel(data)
 
 
@@ -439,7 +439,8 @@ class HandPresenter:
         if game is not None and game.to_play == seat:
             self._alerted[key] = table.nonce
         table.messages.dms[str(seat)] = {"channel": channel_id, "message": message_id,
-                                         "hand": game.hand_number if game else 0, "at": self.service.clock.now()}
+                                         "hand": game.hand_number if game else 0,
+                                         "at": self.service.clock.now()}  # type: ignore[dict-item]  # a float time
         await self.service.save_messages(table)
 
     async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
