@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Self
 
 from .cards import Card, deck_for, stock_reserve
 from .errors import (
@@ -141,7 +142,7 @@ class Game(PositionsMixin):
         self._seen: dict[int | None, tuple[int, frozenset[int], tuple[Event, ...]]] = {}
 
     @classmethod
-    def new(cls, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> Game:
+    def new(cls, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> Self:
         """Start a mesa: the first dealer is drawn from the seed (R7), the first hand is dealt and its
         rondas announced (events in `Game.events`).
 
@@ -159,7 +160,7 @@ class Game(PositionsMixin):
         return game
 
     @classmethod
-    def replay(cls, rules: Rules | None, players: int, seed: int | str, plays: Iterable[Play]) -> Game:
+    def replay(cls, rules: Rules | None, players: int, seed: int | str, plays: Iterable[Play]) -> Self:
         """`Game.new` followed by every play in order: how a stored mesa is replayed exactly.
 
         Raises:

@@ -399,14 +399,14 @@ class HandPresenter:
         """Send the hand as a new DM message (a notification), then delete the previous one."""
         key = (table.id, seat)
         token = await self._token_for(key, int(old["message"])) if old is not None else None
-        if token is not None and await self._token_post(table, seat, token, int(old["channel"])):  # type: ignore[index]
+        if token is not None and old is not None and await self._token_post(table, seat, token, int(old["channel"])):
             return
         try:
             # the DM channel of this hand is known: no REST call to open it again (discord.py keeps few)
-            dm: discord.abc.Messageable = (
+            dm: discord.PartialMessageable | discord.DMChannel = (
                 self.client.get_partial_messageable(int(old["channel"]), type=discord.ChannelType.private)
                 if old is not None else await open_dm(self.client, user_id))
-            await self.budget.acquire(dm.id)  # type: ignore[attr-defined]
+            await self.budget.acquire(dm.id)
             if await self.service.behind(table):  # another process changed the table meanwhile: it writes
                 return
             state = self.state_key(table, seat)
