@@ -126,6 +126,7 @@ class PimcPlayer:
         sampler = WorldSampler(view)
         worlds = self.worlds_for(view, len(moves))
         team = view.team
+        assert team is not None, "a computer plays from a seat"
         totals = [0.0] * len(moves)
         done = 0
         cap = None if self.time_cap is None else start + self.time_cap

@@ -14,8 +14,8 @@ def is_caida(view: GameView, play: Play) -> bool:
     is never a caída (§9).
     """
     lt = view.last_trail
-    if lt is None or lt not in play.captures or view.last_trail_seat != (view.seat - 1) % view.players \
-            or play.card.is_joker:
+    if lt is None or lt not in play.captures or view.seat is None \
+            or view.last_trail_seat != (view.seat - 1) % view.players or play.card.is_joker:
         return False
     return lt.rank == play.card.rank or (view.rules.caida_by_sum and lt.rank < play.card.rank)
 
@@ -31,7 +31,7 @@ def capture_value(view: GameView, play: Play) -> float:
     if not play.captures:
         return 0.0
     value = 1.0 + len(play.captures)  # cards to the cartón, the played card included
-    if view.last_trail is not None and view.last_trail in play.captures \
+    if view.last_trail is not None and view.last_trail in play.captures and view.seat is not None \
             and view.last_trail_seat == (view.seat - 1) % view.players \
             and view.last_trail.rank == play.card.rank and not play.card.is_joker:
         value += 6.0  # caída (the plain greedy baseline ignores the caida_by_sum variant)

@@ -42,6 +42,7 @@ def root_state(view: GameView) -> State:
     placeholders (never read for their contents) and the stock is empty."""
     n = view.players
     me = view.seat
+    assert me is not None, "a computer plays from a seat"
     hands = [[1] * NRANKS for _ in range(n)]
     h = [0] * NRANKS
     for c in view.hand:
@@ -118,7 +119,9 @@ class SafeGreedyPlayer:
         moves = unique_moves(view)
         base = root_state(view)
         n = view.players
-        nxt = (view.seat + 1) % n
+        me = view.seat
+        assert me is not None, "a computer plays from a seat"
+        nxt = (me + 1) % n
         unseen: list[int] = [0] * NRANKS
         for c in view.unseen_cards():
             unseen[c.rank] += 1
@@ -144,8 +147,8 @@ class SafeGreedyPlayer:
                 s.last_trail = -1
             keep = 0.0
             if self.keep_weight:
-                mine = s.hands[view.seat]
-                s.to_play = view.seat
+                mine = s.hands[me]
+                s.to_play = me
                 lt = s.last_trail
                 s.last_trail = -1
                 keep = max((move_value(s, m, cw) for x in range(NRANKS) if mine[x] for m in s.moves_for(x)),

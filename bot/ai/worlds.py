@@ -114,6 +114,7 @@ class WorldSampler:
         self.view = view
         self.rules = sim_rules(view.rules)
         self.n = n
+        assert view.seat is not None, "a computer plays from a seat"
         self.me = view.seat
         self.unseen = [c.rank for c in view.unseen_cards()]
         self.sizes = list(view.hand_sizes)
@@ -231,7 +232,7 @@ class WorldSampler:
         rondas = [-1] * n
         for s in range(n):
             if s in self.known_rondas:
-                rondas[s] = self.known_rondas[s]  # type: ignore[assignment]
+                rondas[s] = self.known_rondas[s]
             elif self.announced.get(s) == "ronda":
                 dealt = hands[s][:]
                 for x in self.played[s]:

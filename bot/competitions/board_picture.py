@@ -37,7 +37,7 @@ def table_picture(title: str, header: Sequence[str], rows: Sequence[Sequence[str
     draw = ImageDraw.Draw(image)
     draw.text((PAD, PAD), title, font=font(30), fill=TEXT)
     total = sum(widths)
-    xs = [PAD]
+    xs: list[float] = [PAD]
     for w in widths[:-1]:
         xs.append(xs[-1] + (WIDTH - 2 * PAD) * w / total)
     y = PAD + ROW

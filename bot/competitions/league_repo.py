@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.store import Store, storable_id
 from bot.store.db import Database, rows_of
@@ -213,11 +214,11 @@ class LeagueRepo:
             rows = await cursor.fetchall()
         return [await self._whole(row) for row in rows]
 
-    async def _whole(self, row: Sequence[object]) -> League:
-        league = League(int(row[0]), int(row[1]), int(row[2]), str(row[3]), str(row[4]), str(row[5]),  # type: ignore[arg-type]
-                        bool(row[6]), int(row[7]), int(row[8]), int(row[9]), int(row[10]), str(row[11]),  # type: ignore[arg-type]
-                        str(row[12]), int(row[13]), int(row[14]) if row[14] is not None else None,  # type: ignore[arg-type]
-                        int(row[15]), float(row[16]) if row[16] is not None else None, bool(row[17]))  # type: ignore[arg-type]
+    async def _whole(self, row: Sequence[Any]) -> League:  # a database row: the columns of _LEAGUE_COLS
+        league = League(int(row[0]), int(row[1]), int(row[2]), str(row[3]), str(row[4]), str(row[5]),
+                        bool(row[6]), int(row[7]), int(row[8]), int(row[9]), int(row[10]), str(row[11]),
+                        str(row[12]), int(row[13]), int(row[14]) if row[14] is not None else None,
+                        int(row[15]), float(row[16]) if row[16] is not None else None, bool(row[17]))
         async with rows_of(self._db, "SELECT side_no, user1, name1, user2, name2, accepted, removed, locale1, locale2"
                                     " FROM league_sides WHERE league_id = ? ORDER BY side_no", (league.id,)) as cursor:
             league.sides = [Side(int(r[0]), int(r[1]), str(r[2]), int(r[3]) if r[3] is not None else None,

@@ -351,7 +351,8 @@ class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
             raise LeagueError("err.generic")
         place = await self.presenter.make_channel(league, fixture)
         a, b = league.side(fixture.side_a), league.side(fixture.side_b)
-        people = [(a.user1, a.name1, a.locale1, 0), (b.user1, b.name1, b.locale1, 1)]
+        people: list[tuple[int | None, str | None, str, int]] = [(a.user1, a.name1, a.locale1, 0),
+                                                                 (b.user1, b.name1, b.locale1, 1)]
         if league.mode == "2v2":
             people = [(a.user1, a.name1, a.locale1, 0), (a.user2, a.name2, a.locale2, 0),
                       (b.user1, b.name1, b.locale1, 1), (b.user2, b.name2, b.locale2, 1)]

@@ -22,6 +22,7 @@ The service holds no Discord code: it talks to a `QueuePresenter`, and opens tab
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import time
@@ -325,7 +326,7 @@ class QueueService(Background):
                                 {e.user_id: e.name for e in chosen}, self.clock.now() + ACCEPT_TIMEOUT)
             self.proposals[proposal.id] = proposal
             pid = proposal.id
-            self.scheduler.arm(("accept", pid), proposal.deadline, lambda pid=pid: self._accept_expired(pid))
+            self.scheduler.arm(("accept", pid), proposal.deadline, functools.partial(self._accept_expired, pid))
             log.info("queue: match %d proposed in guild %d (%s)", pid, guild_id, mode)
             self._tell_match(proposal)
 

@@ -122,7 +122,7 @@ class TournamentService(ResultsFromElsewhere, Background):
         games = [(m.a_user, m.b_user, m.winner) for m in t.matches
                  if m.resolved and m.a_user is not None and m.b_user is not None]
         byes = [m.a_user for m in t.matches if m.b_user is None and m.a_user is not None]
-        return standings(seeds, games, byes)  # type: ignore[arg-type]
+        return standings(seeds, games, byes)
 
     # ------------------------------------------------------------------ creating and signing up
 
@@ -218,7 +218,7 @@ class TournamentService(ResultsFromElsewhere, Background):
                     met[m.a_user].add(m.b_user)
                     met[m.b_user].add(m.a_user)
             had_bye = {m.a_user for m in t.matches if m.b_user is None and m.a_user is not None}
-            found, bye = pair_round(ranked, met, had_bye)  # type: ignore[arg-type]
+            found, bye = pair_round(ranked, met, had_bye)
             pairs = [(a, b) for a, b in found] + ([(bye, None)] if bye is not None else [])
         t.current_round = rnd
         t.round_deadline = self.clock.now() + t.round_days * DAY

@@ -74,10 +74,10 @@ class Event(NamedTuple):
     cards: tuple[Card, ...] = ()
     points: int = 0
     blocked: str | None = None
-    scores: tuple[int, int] | None = None
+    scores: tuple[int, ...] | None = None
     rank: int | None = None
     number: int | None = None
-    counts: tuple[int, int] | None = None
+    counts: tuple[int, ...] | None = None
     reason: str | None = None
     limpia: bool = False
     en_ronda: bool = False
@@ -91,6 +91,7 @@ class Event(NamedTuple):
         """JSON-ready data; fields at their default are left out, cards become codes."""
         out: dict[str, Any] = {"kind": self.kind.value}
         defaults = Event._field_defaults
+        value: Any  # one field after another, of each field's own type
         for name, value in zip(Event._fields[1:], self[1:], strict=True):
             if value == defaults[name]:
                 continue

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Self
 
 from .cards import Card, deck_for, stock_reserve
 from .errors import (
@@ -141,7 +142,7 @@ class Game(PositionsMixin):
         self._seen: dict[int | None, tuple[int, frozenset[int], tuple[Event, ...]]] = {}
 
     @classmethod
-    def new(cls, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> Game:
+    def new(cls, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> Self:
         """Start a mesa: the first dealer is drawn from the seed (R7), the first hand is dealt and its
         rondas announced (events in `Game.events`).
 
@@ -159,7 +160,7 @@ class Game(PositionsMixin):
         return game
 
     @classmethod
-    def replay(cls, rules: Rules | None, players: int, seed: int | str, plays: Iterable[Play]) -> Game:
+    def replay(cls, rules: Rules | None, players: int, seed: int | str, plays: Iterable[Play]) -> Self:
         """`Game.new` followed by every play in order: how a stored mesa is replayed exactly.
 
         Raises:
@@ -411,7 +412,7 @@ class Game(PositionsMixin):
             if limpia:
                 points, blocked = self._award(team, rules.limpia, caida=False)
                 events.append(Event(K.LIMPIA, seat, team, points=points, blocked=blocked,
-                                    scores=tuple(self.scores)))  # type: ignore[arg-type]
+                                    scores=tuple(self.scores)))
                 if rules.periquito:
                     self._periquito(seat, captured, before)
                 if self.scores[team] >= rules.target:
@@ -436,9 +437,10 @@ class Game(PositionsMixin):
         if instant:
             points, blocked = 0, None
         else:
-            points, blocked = self._award(team, award, caida=True)  # type: ignore[arg-type]
+            assert isinstance(award, int)  # a CHICA award is instant
+            points, blocked = self._award(team, award, caida=True)
         events.append(Event(K.CAIDA, seat, team, trailed, points=points, blocked=blocked,
-                            scores=tuple(self.scores), limpia=limpia, en_ronda=en_ronda,  # type: ignore[arg-type]
+                            scores=tuple(self.scores), limpia=limpia, en_ronda=en_ronda,
                             reason=CHICA if instant == "caida_en_ronda" else None))
         if four:
             events.append(Event(K.FOUR_CAIDAS, seat, team, number=4,
@@ -467,7 +469,7 @@ class Game(PositionsMixin):
                 self.scores[team] += bonus
                 points, blocked = bonus, None
             self.events.append(Event(K.PERIQUITO, seat, team, cards=tuple(c for c in captured if c.rank == rank),
-                                     points=points, blocked=blocked, scores=tuple(self.scores),  # type: ignore[arg-type]
+                                     points=points, blocked=blocked, scores=tuple(self.scores),
                                      rank=rank))
 
     def _award(self, team: int, points: int, *, caida: bool, cutoff: int | None = None) -> tuple[int, str | None]:
@@ -552,14 +554,14 @@ class Game(PositionsMixin):
                     kind = K.RONDA
                 elif rules.doble_ronda == CHICA:
                     self.events.append(Event(K.DOBLE_RONDA, seat, team, rank=rank, reason=CHICA,
-                                             scores=tuple(self.scores)))  # type: ignore[arg-type]
+                                             scores=tuple(self.scores)))
                     return self._win_chica(team, "doble_ronda")
                 else:
-                    points, blocked = self._award(team, rules.doble_ronda, caida=False,  # type: ignore[arg-type]
+                    points, blocked = self._award(team, rules.doble_ronda, caida=False,
                                                   cutoff=rules.ronda_cutoff)
                     kind = K.DOBLE_RONDA
                 self.events.append(Event(kind, seat, team, points=points, blocked=blocked,
-                                         scores=tuple(self.scores), rank=rank))  # type: ignore[arg-type]
+                                         scores=tuple(self.scores), rank=rank))
                 if self.scores[team] >= rules.target:
                     return self._win_chica(team, "target")
         return None
@@ -595,7 +597,7 @@ class Game(PositionsMixin):
             nonlocal winner
             got, blocked = self._award(team, points, caida=False, cutoff=cutoff if use_cutoff else None)
             events.append(Event(kind, team=team, points=got, blocked=blocked, number=number,
-                                scores=tuple(self.scores)))  # type: ignore[arg-type]
+                                scores=tuple(self.scores)))
             if winner is None and self.scores[team] >= rules.target:
                 winner = team
 
@@ -613,7 +615,7 @@ class Game(PositionsMixin):
             for t in order:
                 if counts[t] == 0 and winner is None:
                     award(K.FALLA, 1 - t, rules.falla, use_cutoff=False)
-        events.append(Event(K.HAND_END, counts=counts, scores=tuple(self.scores), number=self.hand_number))  # type: ignore[arg-type]
+        events.append(Event(K.HAND_END, counts=counts, scores=tuple(self.scores), number=self.hand_number))
         if winner is not None:
             return self._win_chica(winner, "target")
         self.dealer = self.mano
@@ -626,12 +628,12 @@ class Game(PositionsMixin):
         self._reveal_rondas()
         zapatero = rules.zapateria and self.scores[1 - team] < rules.zapateria_below
         self.chicas[team] += 1
-        self.events.append(Event(K.CHICA_WON, team=team, reason=reason, scores=tuple(self.scores),  # type: ignore[arg-type]
-                                 counts=tuple(self.chicas), number=self.chica_number, zapatero=zapatero))  # type: ignore[arg-type]
+        self.events.append(Event(K.CHICA_WON, team=team, reason=reason, scores=tuple(self.scores),
+                                 counts=tuple(self.chicas), number=self.chica_number, zapatero=zapatero))
         by_zapateria = zapatero and self.chica_number == 1
         if by_zapateria or self.chicas[team] >= rules.chicas_to_win:
             self.winner = team
-            self.events.append(Event(K.MESA_WON, team=team, counts=tuple(self.chicas),  # type: ignore[arg-type]
+            self.events.append(Event(K.MESA_WON, team=team, counts=tuple(self.chicas),
                                      zapatero=by_zapateria))
             return
         self.dealer = self.mano

@@ -277,7 +277,7 @@ def _with_periquito(options: list[Option], full: dict[int, frozenset[Card]], rea
     return out
 
 
-def _sum_groups(table: list[Card], hand: list[Card], pairs_only: bool) -> dict[int, list[tuple[Card, ...]]]:
+def _sum_groups(table: list[Card], hand: Sequence[Card], pairs_only: bool) -> dict[int, list[tuple[Card, ...]]]:
     """Sets of 2+ numeric table cards (exactly 2 when ``pairs_only``) whose values add up to the value of
     a numeric card in ``hand``, by total (R2, R17). Cards keep table order."""
     top = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from .cards import RANKS, Card, deck_for, parse_cards
 from .errors import PositionError
@@ -53,6 +53,11 @@ class PositionsMixin:
 
     def __init__(self, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> None:
         raise NotImplementedError  # pragma: no cover - Game.__init__ builds every attribute
+
+    if TYPE_CHECKING:
+        @classmethod
+        def replay(cls, rules: Rules | None, players: int, seed: int | str, plays: Iterable[Play]) -> Self:
+            """`Game.replay`."""
 
     @classmethod
     def from_position(
@@ -318,7 +323,7 @@ class PositionsMixin:
         if snapshot.get("version") != 2:
             raise PositionError(f"not a game snapshot (version {snapshot.get('version')!r})")
         try:
-            game = cls.replay(Rules.from_dict(snapshot["rules"]), snapshot["players"],  # type: ignore[attr-defined]
+            game = cls.replay(Rules.from_dict(snapshot["rules"]), snapshot["players"],
                               snapshot["seed"], plays)
         except (KeyError, TypeError, ValueError) as exc:
             raise PositionError(f"not a game snapshot: {exc}") from exc

@@ -66,7 +66,7 @@ def editor_payload(table: Table, lang: str, *, rule: str | None = None, can_save
                   for c in picked.choices]
         rows.append([HouseValueSelect(table.id, rule, options=values, placeholder=limits.clip(
             t("house.pick_value", lang, rule=_ASPECTS[rule].name(lang)), limits.PLACEHOLDER))])
-    buttons = [HouseButton(table.id, "x", label=t("btn.house_reset", lang), style=discord.ButtonStyle.secondary)]
+    buttons: list[discord.ui.Item] = [HouseButton(table.id, "x", label=t("btn.house_reset", lang), style=discord.ButtonStyle.secondary)]
     if can_save:
         buttons.append(HouseButton(table.id, "d", label=t("btn.house_default", lang), style=discord.ButtonStyle.primary))
     rows.append(buttons)

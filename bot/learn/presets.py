@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from bot.engine import CHICA, Rules
 from bot.i18n import t, tn
@@ -59,19 +60,19 @@ def _score38(value: object, lang: str) -> str:
 
 
 def _caida_en_ronda(value: object, lang: str) -> str:
-    alone, with_limpia = value  # type: ignore[misc]
+    alone, with_limpia = cast(tuple[object, object], value)  # this aspect's value is a pair
     if alone == with_limpia:
         return award_text(alone, lang)
     return t("learn.value.with_limpia", lang, value=award_text(alone, lang), limpia=award_text(with_limpia, lang))
 
 
 def _periquito(value: object, lang: str) -> str:
-    on, points = value  # type: ignore[misc]
+    on, points = cast(tuple[object, object], value)  # this aspect's value is a pair
     return _points(points, lang) if on else t("learn.value.no", lang)
 
 
 def _zapateria(value: object, lang: str) -> str:
-    on, below = value  # type: ignore[misc]
+    on, below = cast(tuple[object, object], value)  # this aspect's value is a pair
     return t("learn.value.zapateria", lang, below=below) if on else t("learn.value.no", lang)
 
 

@@ -884,7 +884,7 @@ def _best_run(flags: Sequence[int]) -> int:
 
 
 async def _stats(db: Database, guild_id: int, user_id: int) -> PlayerStats:
-    agg = {mode: (0, 0, 0, 0, 0, 0, 0, 0, 0) for mode in MODES}
+    agg: dict[str, tuple[int, ...]] = {mode: (0, 0, 0, 0, 0, 0, 0, 0, 0) for mode in MODES}
     for row in await db.fetch(
         "SELECT c.mode, COUNT(*), SUM(p.won), SUM(c.rated), SUM(p.caidas), SUM(p.limpias), SUM(p.rondas),"
         " SUM(p.doble_rondas), SUM(CASE WHEN c.zapatero = 1 AND p.won = 1 THEN 1 ELSE 0 END),"

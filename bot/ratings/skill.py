@@ -80,7 +80,7 @@ def rate(teams: Sequence[Sequence[Rating]], winner: int) -> list[list[Rating]]:
     if len(teams) != 2 or winner not in (0, 1):
         raise ValueError("rate needs two teams and a winner 0 or 1")
     model_teams = [[_MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams]
-    ranks = [1, 2] if winner == 0 else [2, 1]
+    ranks: list[float] = [1, 2] if winner == 0 else [2, 1]
     out = _MODEL.rate(model_teams, ranks=ranks)
     return [[(r.mu, r.sigma) for r in team] for team in out]
 

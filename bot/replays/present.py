@@ -145,7 +145,7 @@ def buttons(table_id: int, replay: Replay, index: int) -> list[ReplayButton]:
     """⏮ ◀ ▶ ⏭ for step ``index``; a button with nowhere to go is disabled (and points at ``index``)."""
     targets = {"b": replay.previous_hand(index), "p": index - 1 if index > 0 else None,
                "n": index + 1 if index < replay.last else None, "f": replay.next_hand(index)}
-    return [ReplayButton(table_id, index if targets[k] is None else targets[k], k, disabled=targets[k] is None)
+    return [ReplayButton(table_id, index if (target := targets[k]) is None else target, k, disabled=target is None)
             for k in KINDS]
 
 

@@ -69,12 +69,12 @@ class Replay:
     """A finished mesa as steps (`build`).
 
     Attributes:
-        preset, players, seed: what it was dealt with.
+        preset, players, seed: what it was dealt with (``preset``: a preset name, or the mesa's own `Rules`).
         game: the engine's game after the last play (equal to ``Game.replay`` of every play).
         steps: one `Step` per play, in order (never empty).
     """
 
-    preset: str
+    preset: str | Rules
     players: int
     seed: str
     game: Game

@@ -62,7 +62,7 @@ def _lock(interaction: discord.Interaction) -> asyncio.Lock:
     lock = interaction.extras.get("c4_answer_lock")
     if lock is None:
         lock = interaction.extras["c4_answer_lock"] = asyncio.Lock()
-    return lock  # type: ignore[no-any-return]
+    return lock
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
@@ -75,7 +75,8 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     """
     async with _lock(interaction):
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+            # discord.py sends a None content as none, though its signature says str
+            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)  # type: ignore[arg-type]
         else:
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 

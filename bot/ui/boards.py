@@ -14,6 +14,7 @@ custom_id of the leaderboard buttons (`BoardButton`, under 100 characters)::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -64,11 +65,12 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button],
         self.page = page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> BoardButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> BoardButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
+        label = item.label if isinstance(item, discord.ui.Button) else None
         return cls(int(match["guild"]), int(match["season"]), match["mode"], int(match["page"]), match["k"],
-                   label=item.label or "·")
+                   label=label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the board handler (the leaderboard cog)."""

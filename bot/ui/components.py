@@ -65,7 +65,7 @@ class Components:
     timeout = None
 
     def __init__(self, rows: Sequence[Sequence[JSON]]) -> None:
-        self._rows = [{"type": 1, "components": list(row)} for row in rows if row]
+        self._rows: list[JSON] = [{"type": 1, "components": list(row)} for row in rows if row]
 
     def to_components(self) -> list[JSON]:
         """The action rows, as sent."""

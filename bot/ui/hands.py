@@ -84,7 +84,7 @@ async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
     if user is not None and user.dm_channel is not None:
         return user.dm_channel
     state = client._connection  # noqa: SLF001 - discord.py's own way to cache a DM channel
-    data = await client.http.start_private_message(str(user_id))  # type: ignore[arg-type]
+    data = await client.http.start_private_message(str(user_id))
     return state.add_dm_channel(data)
 
 
@@ -399,14 +399,14 @@ class HandPresenter:
         """Send the hand as a new DM message (a notification), then delete the previous one."""
         key = (table.id, seat)
         token = await self._token_for(key, int(old["message"])) if old is not None else None
-        if token is not None and await self._token_post(table, seat, token, int(old["channel"])):  # type: ignore[index]
+        if token is not None and old is not None and await self._token_post(table, seat, token, int(old["channel"])):
             return
         try:
             # the DM channel of this hand is known: no REST call to open it again (discord.py keeps few)
-            dm: discord.abc.Messageable = (
+            dm: discord.PartialMessageable | discord.DMChannel = (
                 self.client.get_partial_messageable(int(old["channel"]), type=discord.ChannelType.private)
                 if old is not None else await open_dm(self.client, user_id))
-            await self.budget.acquire(dm.id)  # type: ignore[attr-defined]
+            await self.budget.acquire(dm.id)
             if await self.service.behind(table):  # another process changed the table meanwhile: it writes
                 return
             state = self.state_key(table, seat)
@@ -439,7 +439,8 @@ class HandPresenter:
         if game is not None and game.to_play == seat:
             self._alerted[key] = table.nonce
         table.messages.dms[str(seat)] = {"channel": channel_id, "message": message_id,
-                                         "hand": game.hand_number if game else 0, "at": self.service.clock.now()}
+                                         "hand": game.hand_number if game else 0,
+                                         "at": self.service.clock.now()}  # type: ignore[dict-item]  # a float time
         await self.service.save_messages(table)
 
     async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:

@@ -7,7 +7,12 @@ options 25, option label/value/description 100, placeholder 150.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
+
+if TYPE_CHECKING:
+    from .components import Components
 
 CONTENT = 2000
 EMBED_TITLE = 256
@@ -36,7 +41,7 @@ def clip(text: str, limit: int) -> str:
 
 
 def check_message(content: str | None = None, embed: discord.Embed | None = None,
-                  view: discord.ui.View | None = None) -> None:
+                  view: discord.ui.View | Components | None = None) -> None:
     """Check a message against Discord's limits.
 
     Raises:

@@ -60,7 +60,7 @@ class TableNotesMixin:
         if table.channel_gone:
             return
         lang = await self.service.public_language(table.guild_id)
-        seat = params.get("seat")
+        seat: int | None = params.get("seat")
         if kind == "reminder":
             await self._remind(table, seat, params["deadline"], lang)
             return
@@ -75,7 +75,7 @@ class TableNotesMixin:
                 text = t(f"note.{kind}_ended", lang, name=name, table=table.id)
                 await self.hands.retire(table, seat, str(params.get("locale") or lang), ended=True)
             else:
-                ai = seat_name(table, seat, lang) if table.seats[seat] is not None else "?"
+                ai = seat_name(table, seat, lang) if seat is not None and table.seats[seat] is not None else "?"
                 text = t(f"note.{kind}", lang, name=name, ai=ai)
                 await self.hands.retire(table, seat, str(params.get("locale") or lang))
         elif kind == "host":

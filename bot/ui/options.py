@@ -61,7 +61,7 @@ class OptionCheckedTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """False, after answering ``err.bad_option`` ephemerally, when an option is not acceptable."""
         command = interaction.command
-        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        data: dict[str, Any] = dict(interaction.data or {})
         if interaction.type is not discord.InteractionType.application_command:
             return True
         if not isinstance(command, app_commands.Command):

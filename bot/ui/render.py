@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -157,10 +157,10 @@ def error_text(error: TableError, lang: str, table: Table | None = None) -> str:
     """The message of a refused action, in ``lang``. A ``seat`` parameter becomes the seat's name."""
     params = dict(error.params)
     if isinstance(params.get("name"), str):
-        params["name"] = clean(params["name"])  # type: ignore[arg-type]
+        params["name"] = clean(params["name"])
     if "seat" in params:
         seat = params.pop("seat")
-        params["name"] = seat_name(table, seat, lang) if table is not None and seat is not None else "?"
+        params["name"] = seat_name(table, cast(int, seat), lang) if table is not None and seat is not None else "?"
     return t(error.key, lang, **params)
 
 
@@ -195,7 +195,7 @@ def lobby_payload(table: Table, lang: str) -> Payload:
         embed.set_footer(text=t(key, lang, table=table.id))
         return Payload(embed=embed)
     one_v_one = table.players == 2
-    row = [
+    row: list[discord.ui.Item[Any]] = [
         LobbyButton(table.id, "a", label=t("btn.join" if one_v_one else "btn.join_a", lang),
                     style=discord.ButtonStyle.primary),
     ]

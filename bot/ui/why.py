@@ -63,7 +63,7 @@ def _could_capture(before: Game, card: Card, lang: str) -> str | None:
 _NEXT = (K.CHICA_START, K.HAND_START, K.DEAL, K.PLAYED)
 
 
-def _after_play(events: Sequence[Event], team: int, before: tuple[int, int]) -> tuple[tuple[int, int], bool]:
+def _after_play(events: Sequence[Event], team: int, before: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
     """From the events a play caused (``events`` starts at its PLAYED): both sides' score right after it
     (the last ``scores`` before the next chica, hand or deal starts; the end-of-hand count included), and
     whether it won the chica for ``team`` (R33: reaching the target; R13, R25, R26: at once). ``before``:
