@@ -118,7 +118,10 @@ class CompetitionsCog(GroupedCog):
             text = t("ok.queue_joined", lang, mode=t(f"queue.mode.{mode}", lang), count=count)
         else:  # matched at once
             text = t("ok.queue_matched", lang, seconds=int(ACCEPT_TIMEOUT))
-        await answer.reply(interaction, text, **({"view": view} if view is not None else {}))
+        if view is not None:
+            await answer.reply(interaction, text, view=view)
+        else:
+            await answer.reply(interaction, text)
 
     async def on_queue_button(self, interaction: discord.Interaction, guild_id: int, action: str) -> None:
         """The queue message's buttons and the "still here" DM."""

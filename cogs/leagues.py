@@ -81,7 +81,8 @@ class LeaguesCog(GroupedCog):
     async def explain(self, error: TableError, interaction: discord.Interaction) -> TableError:
         """An old button or a command naming a league that ended says so, not "no league #N"."""
         if error.key == "err.league_unknown":
-            return await self.leagues.why_not_open(int(error.params["league"]), interaction.guild_id or 0)
+            league_id = int(str(error.params["league"]))  # the params are objects; this one holds the id
+            return await self.leagues.why_not_open(league_id, interaction.guild_id or 0)
         return error
 
     def _pick(self, interaction: discord.Interaction, league: int | None) -> League:

@@ -165,7 +165,8 @@ class TablesCog(commands.Cog):
                            rules=command_text("The table's rules preset", "opt.rules.desc"),
                            turn_timer=command_text("Seconds per turn, 30 to 300 (default: the server's, 90)", "opt.turn_timer.desc"),
                            hints=command_text("Practice table: hands show which plays capture (unrated)", "opt.hints.desc"))
-    @app_commands.choices(players=PLAYER_CHOICES, rules=PRESET_CHOICES)
+    @app_commands.choices(rules=PRESET_CHOICES)
+    @app_commands.choices(players=PLAYER_CHOICES)  # int choices: one call per value type, for mypy
     async def new(self, interaction: discord.Interaction, players: int = 4, rules: str | None = None,
                   turn_timer: app_commands.Range[int, 30, 300] | None = None, hints: bool = False) -> None:
         """Open a table in this channel; the host sits on team A. Without ``rules``, the server's default

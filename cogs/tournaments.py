@@ -74,7 +74,8 @@ class TournamentsCog(GroupedCog):
     async def explain(self, error: TableError, interaction: discord.Interaction) -> TableError:
         """An old button or a command naming a tournament that ended says so, not "no tournament #N"."""
         if error.key == "err.tournament_unknown":
-            return await self.service.why_not_open(int(error.params["tournament"]), interaction.guild_id or 0)
+            tournament_id = int(str(error.params["tournament"]))  # the params are objects; this one holds the id
+            return await self.service.why_not_open(tournament_id, interaction.guild_id or 0)
         return error
 
     def _pick(self, interaction: discord.Interaction, tournament: int | None) -> Tournament:
@@ -94,7 +95,8 @@ class TournamentsCog(GroupedCog):
                            rules=command_text("The rules of every mesa", "opt.league_rules.desc"),
                            days=command_text("Days per round (1–60, default 3)", "opt.tournament_days.desc"),
                            policy=command_text("What an unplayed match becomes at the deadline", "opt.policy.desc"))
-    @app_commands.choices(format=FORMAT_CHOICES, best_of=BEST_OF_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
+    @app_commands.choices(format=FORMAT_CHOICES, rules=PRESET_CHOICES, policy=POLICY_CHOICES)
+    @app_commands.choices(best_of=BEST_OF_CHOICES)  # int choices: one call per value type, for mypy
     async def create(self, interaction: discord.Interaction, name: str, format: str = "elimination",
                      rounds: app_commands.Range[int, 1, 12] = 3, best_of: int = 1, rules: str = "quito",
                      days: app_commands.Range[int, 1, 60] = 3, policy: str = "walkover") -> None:

@@ -12,11 +12,13 @@ Callbacks call the bot's queue, league and tournament actions (`bot.ui.actions`,
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from bot.ui.actions import QueueActions, actions_of, need
+from bot.ui.items import button_of
 
 QUEUE_ACTIONS = {"a": "1v1", "b": "2v2"}
 
@@ -36,10 +38,11 @@ class QueueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:q:(?P
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> QueueButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> QueueButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["guild"]), match["action"], label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["guild"]), match["action"], label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the queue handler."""
@@ -57,10 +60,11 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:m:(?P
         self.accept = accept
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> MatchButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> MatchButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["match"]), match["vote"] == "y", label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["match"]), match["vote"] == "y", label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the answer to the queue handler."""
@@ -82,10 +86,11 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:g:(?
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> LeagueButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LeagueButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["league"]), match["action"], label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["league"]), match["action"], label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the league handler."""
@@ -108,10 +113,11 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> TournamentButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TournamentButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["tournament"]), match["action"], label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["tournament"]), match["action"], label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the tournament handler."""

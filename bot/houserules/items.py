@@ -11,12 +11,13 @@ Callbacks call the bot's house-rules actions (`bot.ui.actions.HouseActions`, the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from bot.ui.actions import HouseActions, actions_of, need
-from bot.ui.items import chosen_value
+from bot.ui.items import button_of, chosen_value
 
 
 def _handler(interaction: discord.Interaction) -> HouseActions:
@@ -34,10 +35,11 @@ class HouseButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:u:(?P
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> HouseButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HouseButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), match["action"], label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), match["action"], label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the house handler."""
@@ -54,8 +56,8 @@ class HouseRuleSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:u
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> HouseRuleSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HouseRuleSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
         return cls(int(match["table"]))
 
@@ -76,8 +78,8 @@ class HouseValueSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.rule = rule
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> HouseValueSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HouseValueSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
         return cls(int(match["table"]), match["rule"])
 

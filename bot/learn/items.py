@@ -10,11 +10,13 @@ hand the click to the bot's guide actions (`bot.ui.actions.LearnActions`, `cogs.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
 from bot.ui.actions import LearnActions, actions_of, need
+from bot.ui.items import button_of, select_of
 
 GUIDE_SELECT_ID = "c4:a:s"
 
@@ -26,7 +28,8 @@ def _handler(interaction: discord.Interaction) -> LearnActions:
 
 def _chosen_page(interaction: discord.Interaction) -> int:
     """The page chosen in the select, read from the interaction's own data (also for a rebuilt item)."""
-    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    data: dict[str, Any] = dict(interaction.data or {})
+    values = data.get("values") or []
     text = str(values[0]) if values else ""
     return int(text) if text.isascii() and text.isdigit() else 0
 
@@ -41,10 +44,11 @@ class GuideButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:a:(?P
         self.kind = kind
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> GuideButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> GuideButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["page"]), match["k"], label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["page"]), match["k"], label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the learn handler."""
@@ -59,10 +63,11 @@ class GuideSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:a:s")
                                            options=options or [discord.SelectOption(label="·", value="0")]))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> GuideSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> GuideSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(options=item.options or None)
+        select = select_of(item)
+        return cls(options=select.options or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the chosen page to the learn handler."""

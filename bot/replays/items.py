@@ -13,6 +13,7 @@ the bot's replay actions (`bot.ui.actions.ReplayActions`, the replays cog), so t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -40,8 +41,8 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],
         self.kind = kind
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> ReplayButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ReplayButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
         return cls(int(match["table"]), int(match["step"]), match["k"])
 

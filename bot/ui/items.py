@@ -20,6 +20,7 @@ its slash commands call, so this module holds no game logic.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -39,8 +40,32 @@ def chosen_value(interaction: discord.Interaction) -> str:
     """The first value chosen in a select, from the interaction's own data ("" when none). Read from the
     payload, not the rebuilt item, so that `bot.ui.router` can answer a click on a select that is no
     longer on its message the same way."""
-    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    data: dict[str, Any] = dict(interaction.data or {})
+    values = data.get("values") or []
     return str(values[0]) if values else ""
+
+
+def button_of(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """The button discord.py hands to a button item's ``from_custom_id`` (the component clicked, or the
+    one `bot.ui.router` rebuilds).
+
+    Raises:
+        TypeError: ``item`` is not a button (a button's custom_id sent with another component).
+    """
+    if not isinstance(item, discord.ui.Button):
+        raise TypeError(f"a button's custom_id came with a {type(item).__name__}")
+    return item
+
+
+def select_of(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """The string select discord.py hands to a select item's ``from_custom_id`` (see `button_of`).
+
+    Raises:
+        TypeError: ``item`` is not a string select.
+    """
+    if not isinstance(item, discord.ui.Select):
+        raise TypeError(f"a select's custom_id came with a {type(item).__name__}")
+    return item
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P<table>\d+):(?P<action>[abcxs])"):
@@ -53,10 +78,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:l:(?P
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> LobbyButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), match["action"], label=item.label or "·", style=item.style)
+        button = button_of(item)
+        return cls(int(match["table"]), match["action"], label=button.label or "·", style=button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -93,11 +119,12 @@ class CardButton(_HandItem, discord.ui.DynamicItem[discord.ui.Button],
         return f"c4:p:{table_id}:{nonce}:{card}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> CardButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> CardButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), int(match["nonce"]), match["card"], label=item.label or "·",
-                   emoji=item.emoji if isinstance(item.emoji, discord.PartialEmoji) else None)
+        button = button_of(item)
+        return cls(int(match["table"]), int(match["nonce"]), match["card"], label=button.label or "·",
+                   emoji=button.emoji if isinstance(button.emoji, discord.PartialEmoji) else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -120,10 +147,11 @@ class TrailSelect(_HandItem, discord.ui.DynamicItem[discord.ui.Select], template
         return f"c4:t:{table_id}:{nonce}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> TrailSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TrailSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), int(match["nonce"]), options=item.options or None)
+        select = select_of(item)
+        return cls(int(match["table"]), int(match["nonce"]), options=select.options or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -148,10 +176,11 @@ class CaptureSelect(_HandItem, discord.ui.DynamicItem[discord.ui.Select],
         return f"c4:c:{table_id}:{nonce}:{card}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> CaptureSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> CaptureSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), int(match["nonce"]), match["card"], options=item.options or None)
+        select = select_of(item)
+        return cls(int(match["table"]), int(match["nonce"]), match["card"], options=select.options or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -173,10 +202,11 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
         return f"c4:h:{table_id}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> HandButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HandButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -197,10 +227,11 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<t
         return f"c4:y:{table_id}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> WhyButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> WhyButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -216,10 +247,11 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> RematchButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RematchButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -240,10 +272,11 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<
         return f"c4:b:{table_id}"
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> BackButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> BackButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the component handler."""
@@ -260,10 +293,11 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:v:(?P
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> LevelSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LevelSelect:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), options=item.options or None)
+        select = select_of(item)
+        return cls(int(match["table"]), options=select.options or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the component handler."""
@@ -281,10 +315,11 @@ class RematchVoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4
         self.accept = accept
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> RematchVoteButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RematchVoteButton:
         """Rebuild the item from the custom_id of a click (also after a restart)."""
-        return cls(int(match["table"]), match["vote"] == "y", label=item.label or "·")
+        button = button_of(item)
+        return cls(int(match["table"]), match["vote"] == "y", label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the vote to the component handler."""

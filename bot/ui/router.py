@@ -22,7 +22,6 @@ click is answered twice.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 import typing
@@ -42,13 +41,24 @@ DynamicFactory = type[discord.ui.DynamicItem[Any]]
 
 def template_of(factory: DynamicFactory) -> re.Pattern[str]:
     """The compiled custom_id template of an item class (what discord.py matches a click against)."""
-    return factory.__discord_ui_compiled_template__  # type: ignore[attr-defined,no-any-return]
+    return factory.__discord_ui_compiled_template__
 
 
-@functools.cache
+_component_types: dict[DynamicFactory, int | None] = {}
+"""`component_type_of` per item class, computed once (a dict, not ``functools.cache``: typeshed does not
+see a ``DynamicItem`` class as hashable)."""
+
+
 def component_type_of(factory: DynamicFactory) -> int | None:
     """The Discord component type an item class wraps (2 a button, 3 a string select), from its
     ``DynamicItem[...]`` base; None when it declares neither."""
+    if factory not in _component_types:
+        _component_types[factory] = _declared_component_type(factory)
+    return _component_types[factory]
+
+
+def _declared_component_type(factory: DynamicFactory) -> int | None:
+    """`component_type_of`, uncached."""
     for base in getattr(factory, "__orig_bases__", ()):
         for arg in typing.get_args(base):
             if isinstance(arg, type) and issubclass(arg, discord.ui.Button):
@@ -114,7 +124,7 @@ class ComponentRouter:
         """Answer a component click that discord.py will not dispatch (see the module docstring)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         component_type = int(data.get("component_type", 0))
         if is_dispatched(self.factories, component_type, custom_id, interaction.message):
@@ -149,7 +159,8 @@ class ComponentRouter:
         if interaction.response.is_done():
             return
         try:
-            custom_id = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom_id = str(data.get("custom_id", ""))
             key = "err.button_gone" if custom_id.startswith(HAND_PREFIXES) else "err.button_gone_other"
             async with answer.watchdog(interaction):
                 lang = await answer.language(interaction)  # may read the store: under the 3-second guard
