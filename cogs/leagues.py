@@ -181,7 +181,7 @@ class LeaguesCog(GroupedCog):
             text = t("ok.league_waiting", lang, line=fixture_line(league, fixture, lang))
         else:
             text = t("ok.league_opened", lang, table=fixture.table_id,
-                     link=f"<#{self.bot.tables.tables[fixture.table_id].channel_id}>")  # type: ignore[index]
+                     link=f"<#{self.bot.tables.tables[fixture.table_id].channel_id}>")  # type: ignore[index]  # an opened fixture has its table
         await answer.reply(interaction, text)
 
     @league.command(name=command_text("view", "cmd.league_view.name"),

@@ -288,7 +288,7 @@ class TablesCog(commands.Cog):
         if table is not None and table.guild_id != (interaction.guild_id or 0):
             raise SeatError("err.not_seated")  # a seat on another server is taken back there, not here
         seat = table.seat_of(interaction.user.id) if table is not None else None
-        was_away = table is not None and seat is not None and bool(table.seats[seat].away)  # type: ignore[union-attr]
+        was_away = table is not None and seat is not None and bool(table.seats[seat].away)  # type: ignore[union-attr]  # seat_of names an occupied seat
         table = await self.service.back(interaction.user.id)
         await self._say(interaction, t("ok.back" if was_away else "ok.not_away", lang, table=table.id))
 

@@ -158,7 +158,7 @@ class TournamentsCog(GroupedCog):
         if state == "waiting":
             text = t("ok.league_waiting", lang, line=match_line(tour, match, lang))
         else:
-            channel = self.bot.tables.tables[match.table_id].channel_id  # type: ignore[index]
+            channel = self.bot.tables.tables[match.table_id].channel_id  # type: ignore[index]  # an opened match has its table
             text = t("ok.league_opened", lang, table=match.table_id, link=f"<#{channel}>")
         await answer.reply(interaction, text)
 

@@ -22,7 +22,7 @@ def is_caida(play: Play, view: GameView) -> bool:
     if card.is_joker:
         return False
     base = [c for c in play.sorted_captures() if c.rank <= card.rank]
-    prev = (view.seat - 1) % view.players  # type: ignore[operator]
+    prev = (view.seat - 1) % view.players  # type: ignore[operator]  # hints are for a seated player's view
     return bool(view.last_trail is not None and view.last_trail_seat == prev and view.last_trail in base
                 and (len(base) == 1 and view.last_trail.rank == card.rank or view.rules.caida_by_sum))
 

@@ -119,10 +119,10 @@ def explain_last_play(table: Table, lang: str) -> str | None:
         victim = seat_name(table, (seat - 1) % before.players, lang, index - 1)
         points = t("play.points", lang, points=record.capture_points) if record.capture_points else ""
         if info.caida and info.limpia:
-            lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]
+            lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]  # a caída takes the trailed card
                            points=points))
         elif info.caida:
-            lines.append(t("why.caida", lang, fallen=card_text(trailed), victim=victim, points=points))  # type: ignore[arg-type]
+            lines.append(t("why.caida", lang, fallen=card_text(trailed), victim=victim, points=points))  # type: ignore[arg-type]  # a caída: a trailed card
         elif info.limpia:
             lines.append(t("why.limpia", lang, points=points))
         elif trailed is not None and trailed in play.captures:
@@ -132,7 +132,7 @@ def explain_last_play(table: Table, lang: str) -> str | None:
                 key = "why.no_caida_sum" if trailed in info.base else "why.no_caida_escalera"
             lines.append(t(key, lang, fallen=card_text(trailed), victim=victim))
         if record.en_ronda:
-            lines.append(t("why.en_ronda", lang, fallen=card_text(trailed), victim=victim))  # type: ignore[arg-type]
+            lines.append(t("why.en_ronda", lang, fallen=card_text(trailed), victim=victim))  # type: ignore[arg-type]  # en ronda is a caída
         if record.four_caidas:
             lines.append(t("why.four_caidas", lang))
         if record.periquito:

@@ -438,7 +438,7 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
         if record.limpia:
             body += " " + t("play.and_limpia", lang)
     else:
-        body = t("play.capture", lang, name=name, cards=capture_words(record.card, record.captured, lang), card=card)  # type: ignore[arg-type]
+        body = t("play.capture", lang, name=name, cards=capture_words(record.card, record.captured, lang), card=card)  # type: ignore[arg-type]  # a capture has its card
         if record.limpia:
             body += " " + t("play.and_limpia", lang)
     body += _points_suffix(table, record, lang)
