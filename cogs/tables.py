@@ -281,11 +281,11 @@ class TablesCog(commands.Cog):
     @cuarenta.command(name=command_text("back", "cmd.back.name"), description=command_text("Take your seat back from the computer player", "cmd.back.desc"))
     async def back(self, interaction: discord.Interaction) -> None:
         """An away player takes their seat back."""
-        await self._guard(interaction, lambda lang: self._back(interaction, lang))
+        await self._guard(interaction, lambda lang: self._back(interaction, lang, here_only=True))
 
-    async def _back(self, interaction: discord.Interaction, lang: str) -> None:
+    async def _back(self, interaction: discord.Interaction, lang: str, *, here_only: bool = False) -> None:
         table = self.service.table_of_user(interaction.user.id)
-        if table is not None and table.guild_id != (interaction.guild_id or 0):
+        if here_only and table is not None and table.guild_id != (interaction.guild_id or 0):
             raise SeatError("err.not_seated")  # a seat on another server is taken back there, not here
         seat = table.seat_of(interaction.user.id) if table is not None else None
         was_away = table is not None and seat is not None and bool(table.seats[seat].away)  # type: ignore[union-attr]  # seat_of names an occupied seat
