@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import t, translations
 
-from .helpers import latest_hand, pick_play, play_through_ui, table_of
+from .helpers import latest_hand, pick_play, play_through_ui, table_of, texts_of
 from .test_catalogs import CATALOGS
 
 
@@ -21,25 +21,6 @@ def foreign_phrases() -> set[str]:
                     and not key.startswith(("cmd.", "opt.", "choice.")):
                 out.add(text)
     return out
-
-
-def texts_of(message) -> list[str]:
-    """Every text a player reads in a message (content, embeds, component labels, placeholders and
-    options), for discord.py messages and SimCord responses alike."""
-    def get(obj, name, default=None):
-        return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        data = embed if isinstance(embed, dict) else embed.to_dict()
-        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
-        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
-            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
-    return [p for p in parts if p]
 
 
 async def test_a_brazilian_plays_a_whole_mesa_in_portuguese(world, locales):
