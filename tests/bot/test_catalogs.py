@@ -153,7 +153,7 @@ def filled(template: str, text: str) -> dict[str, str] | None:
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("es-419", "es"), ("pt-BR", "pt")])
-async def test_stats_of_a_player_with_one_mesa_won_never_say_1_ganadas(world, locales, locale, lang):  # noqa: F811
+async def test_stats_of_a_player_with_one_mesa_won_never_say_1_ganadas(world, locales, locale, lang):
     """The counted nouns of /cuarenta stats agree with one: «ganadas: 1», never «1 ganadas» («1 ganhas»)."""
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="rapido")
     await world.beto.slash(world.channel, "cuarenta join")
@@ -170,7 +170,7 @@ async def test_stats_of_a_player_with_one_mesa_won_never_say_1_ganadas(world, lo
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("es-419", "es"), ("en-US", "en"), ("pt-BR", "pt")])
-async def test_closing_a_two_player_tournament_says_1_round(world, locales, locale, lang):  # noqa: F811
+async def test_closing_a_two_player_tournament_says_1_round(world, locales, locale, lang):
     locales[world.eva.id] = locale
     await world.eva.slash(world.channel, "cuarenta tournament create", name="Final", rules="rapido")
     for member in (world.ana, world.beto):

@@ -370,7 +370,7 @@ async def test_a_guide_id_on_the_public_table_message_leaves_it_and_answers_the_
     assert world.env.errors == []
 
 
-async def test_the_guide_names_commands_as_a_client_without_a_catalog_shows_them(world, locales):  # noqa: F811
+async def test_the_guide_names_commands_as_a_client_without_a_catalog_shows_them(world, locales):
     """A fr client shows Discord's default (English) command names; the guide, in the server's language
     (Spanish), writes `/cuarenta hand`, never `/cuarenta mano`."""
     locales[world.ana.id] = "fr"

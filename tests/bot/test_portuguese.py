@@ -81,7 +81,7 @@ async def test_portuguese_public_messages_when_the_server_chooses_it(world, loca
     assert not [p for p in foreign for text in texts_of(lobby) if p in text]
 
 
-async def test_a_locale_without_a_catalog_gets_the_servers_language_after_a_click_in_a_dm(world, locales):  # noqa: F811
+async def test_a_locale_without_a_catalog_gets_the_servers_language_after_a_click_in_a_dm(world, locales):
     """fr has no catalog: what beto alone sees falls back to the server's language, Portuguese here, also
     when he clicks a card in his DM hand (a DM has no server: his table's server is used)."""
     await world.eva.slash(world.channel, "cuarenta language", language="pt")

@@ -1,5 +1,6 @@
-"""Matches the queue proposes (`bot.competitions.queue`) through SimCord on SQLite: accepting, seating
-elsewhere, double clicks, pings across a restart, members who leave, kicks at a refereed table."""
+"""Matches the queue proposes (`bot.competitions.queue`) through SimCord: accepting, seating elsewhere,
+double clicks, pings across a restart, members who leave, kicks at a refereed table. On SQLite only
+(test_queue.py runs the queue on each backend)."""
 
 from __future__ import annotations
 
