@@ -87,9 +87,16 @@ def text_card_labels():
     render.set_card_emojis(None)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "simcord_bot(**options): build this test's bot with make_bot(**options)")
+
+
 @pytest.fixture
-def simcord_bot(make_bot):
-    return make_bot()
+def simcord_bot(make_bot, request):
+    """The test bot; a test marked ``@pytest.mark.simcord_bot(**options)`` (e.g. `helpers.production_bot`)
+    gets ``make_bot(**options)``. A module that defines its own ``simcord_bot`` ignores the mark."""
+    marker = request.node.get_closest_marker("simcord_bot")
+    return make_bot(**(marker.kwargs if marker else {}))
 
 
 SETTLE_POLL = 0.001

@@ -3,11 +3,14 @@ oracle for whose turn it is and what a player holds."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from bot.engine import DECK, Card, Game, Play, Rules
-from bot.tables import FINISHED, Table, choose_play
+from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.tables.choices import outcome
 
 
@@ -228,3 +231,97 @@ def conserved(table: Table) -> None:
     places += [c for pile in game.piles for c in pile]
     counts = Counter(places)
     assert sum(counts.values()) == 40 and set(counts) == set(DECK), "each of the 40 cards exactly once"
+
+
+async def _inline(func: Any, *args: Any) -> Any:
+    return func(*args)
+
+
+production_bot = pytest.mark.simcord_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+"""Mark a SimCord test to run on the bot as in production (coalesced edits, write budget), computer moves
+inline (the ``simcord_bot`` fixture reads the ``simcord_bot`` mark's options)."""
+
+
+def table_with(game: Game, preset: str) -> Table:
+    """A playing table around ``game`` (no Discord): seats p0, p1 … (user ids 100, 101 …), ``preset``."""
+    seats = [Seat(100 + i, f"p{i}") for i in range(game.players)]
+    return Table(id=1, guild_id=1, channel_id=1, host_id=100, players=game.players, preset=preset,
+                 status="playing", seed="x", seats=seats, game=game)
+
+
+def slow_down(monkeypatch: Any, owner: Any, name: str, seconds: float = 3.5) -> None:
+    """Make ``owner.name`` (a store or repository read) take ``seconds`` first: a busy database."""
+    real = getattr(owner, name)
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+
+
+async def start_1v1(world: Any) -> Table:
+    """ana opens a 1 v 1 of quito and beto joins: table #1, started."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join")
+    return table_of(world, 1)
+
+
+def member_of(world: Any, table: Table, seat: int) -> Any:
+    """ana or beto, whoever sits at ``seat``."""
+    return world.ana if table.seats[seat].user_id == world.ana.id else world.beto
+
+
+async def start_people(world: Any) -> Table:
+    """ana opens a 1 v 1 (the server's default preset) and beto joins: table #1, started."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    return table_of(world, 1)
+
+
+def member_for(world: Any, table: Table, seat: int) -> Any:
+    """ana or beto, whoever sits at ``seat`` (StopIteration for anyone else)."""
+    user_id = table.seats[seat].user_id
+    return next(m for m in (world.ana, world.beto) if m.id == user_id)
+
+
+async def start_pair(world: Any, channel: Any = None) -> None:
+    """ana opens a 1 v 1 in ``channel`` (the world's channel by default) and beto joins."""
+    channel = channel or world.channel
+    await world.ana.slash(channel, "cuarenta new", players=2)
+    await world.beto.slash(channel, "cuarenta join")
+
+
+def seated_member(table: Table, seat: int, *members: Any) -> Any:
+    """The one of ``members`` who sits at ``seat``."""
+    uid = table.seats[seat].user_id
+    return next(m for m in members if m.id == uid)
+
+
+def look(message: Any) -> tuple:
+    """What everybody sees of a message: its content, its embeds and its components' custom_ids."""
+    return (message.content, [e.to_dict() for e in message.embeds], custom_ids(message))
+
+
+def latest_with(world: Any, custom_id: str) -> Any:
+    """The latest channel message carrying a component ``custom_id``."""
+    return next(m for m in reversed(world.channel.history()) if custom_id in custom_ids(m))
+
+
+def texts_of(message) -> list[str]:
+    """Every text a player reads in a message (content, embeds, component labels, placeholders and
+    options), for discord.py messages and SimCord responses alike."""
+    def get(obj, name, default=None):
+        return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed if isinstance(embed, dict) else embed.to_dict()
+        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
+        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
+    for row in message.components:
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for item in children:
+            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
+            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
+    return [p for p in parts if p]

@@ -3,6 +3,7 @@ of plural forms; the install compiles them; counted nouns agree with their numbe
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -10,6 +11,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, LOCALE_DIRS, build, tn
+
+from .helpers import seated_member, table_of, texts_of
+from .test_leaderboard import play_via_service
 
 LOCALE = Path(build.__file__).with_name("locale")
 
@@ -137,3 +141,42 @@ def test_counted_messages_are_formatted_with_tn_and_the_others_with_t():
             if key in CATALOGS["es"] and (fn == "tn") != (key in plural):
                 misused.append(f"{path.relative_to(root)}: {fn}({key!r})")
     assert misused == []
+
+
+def filled(template: str, text: str) -> dict[str, str] | None:
+    """The placeholders' values when ``text`` is catalog ``template`` filled in, else None."""
+    pattern = ""
+    for literal, name, _, _ in string.Formatter().parse(template):
+        pattern += re.escape(literal) + (f"(?P<{name}>.+?)" if name else "")
+    match = re.fullmatch(pattern, text, re.S)
+    return match.groupdict() if match else None
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("es-419", "es"), ("pt-BR", "pt")])
+async def test_stats_of_a_player_with_one_mesa_won_never_say_1_ganadas(world, locales, locale, lang):
+    """The counted nouns of /cuarenta stats agree with one: «ganadas: 1», never «1 ganadas» («1 ganhas»)."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="rapido")
+    await world.beto.slash(world.channel, "cuarenta join")
+    await play_via_service(world, 1)
+    table = table_of(world, 1)
+    winner = seated_member(table, table.game.winner, world.ana, world.beto)
+    locales[winner.id] = locale
+    stats = await winner.slash(world.channel, "cuarenta stats")
+    summary = filled(CATALOGS[lang]["stats.summary"], stats.response.embeds[0].description)
+    assert summary is not None and summary["mesas_won"] == "1", stats.response.embeds[0].description
+    text = "\n".join(texts_of(stats.response))
+    assert not re.findall(r"\b1 (?:ganadas|ganhas)\b", text), text
+    assert world.env.errors == []
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("es-419", "es"), ("en-US", "en"), ("pt-BR", "pt")])
+async def test_closing_a_two_player_tournament_says_1_round(world, locales, locale, lang):
+    locales[world.eva.id] = locale
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Final", rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    closed = await world.eva.slash(world.channel, "cuarenta tournament close")
+    text = "\n".join(texts_of(closed.response))
+    assert not re.search(r"\b1 (?:rondas|rounds|rodadas)\b", text), text
+    assert text == tn("ok.tournament_drawn", 1, lang, tournament=1, rounds=1)
+    assert world.env.errors == []

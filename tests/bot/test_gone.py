@@ -172,3 +172,26 @@ async def test_an_hour_old_table_message_is_reposted_before_the_hour_not_waited_
     moved = [w for w in edits if w.message == first]
     assert moved, "the old message was edited once more, to say where the table went"
     assert world.env.errors == []
+
+
+async def test_the_last_person_kicked_everyone_is_told_the_table_ended(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
+    table = table_of(world, 1)
+    result = await world.eva.slash(world.channel, "cuarenta kick", player=world.ana)
+    await world.env.settle()
+    assert table.status == "closed"
+    assert result.response.content == t("ok.kicked_ended", "en", name="ana", table=1)
+    notes = [m.content for m in world.channel.history() if (m.content or "").startswith("🚪")]
+    assert notes == [t("note.kicked_ended", "es", name="ana", table=1)], "no 'a computer plays on'"
+    dms = [m.content for m in world.ana.user.dm_channel.history()]
+    assert not any("plays your seat" in (c or "") for c in dms)
+
+
+async def test_the_last_person_leaving_gets_a_note_that_the_table_ended(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
+    await world.ana.slash(world.channel, "cuarenta leave")
+    await world.env.settle()
+    notes = [m.content for m in world.channel.history() if (m.content or "").startswith("🚪")]
+    assert notes == [t("note.left_ended", "es", name="ana", table=1)]

@@ -7,7 +7,18 @@ import simcord.interactions
 
 from bot.i18n import lang_of, message, t
 
-from .helpers import public_message, table_of
+from .helpers import (
+    latest_hand,
+    latest_with,
+    member_of,
+    pick_play,
+    play_through_ui,
+    production_bot,
+    public_message,
+    slow_down,
+    start_1v1,
+    table_of,
+)
 
 
 def test_discord_locales_map_to_catalogs():
@@ -114,3 +125,62 @@ def test_command_fallback_texts_are_the_english_catalog():
     assert strings
     for s in strings:
         assert s.message == message(s.extras["key"], "en"), s.extras["key"]
+
+
+@production_bot
+async def test_the_first_command_in_a_server_with_a_slow_language_read_is_acknowledged_in_time(world, monkeypatch):
+    """The server's language is read from the store the first time a process answers there: that read is
+    under the 3-second guard."""
+    guild = world.env.create_guild("Cuenca Club")  # a server the bot has not answered in yet
+    channel = guild.create_text_channel("mesa")
+    fer = guild.add_member(world.env.create_user("fer"))
+    await world.bot.tree.sync()
+    slow_down(monkeypatch, world.bot.store, "guild_language")
+    result = await fer.slash(channel, "cuarenta new", players=2)
+    await world.env.advance_time(5)
+    assert result.acknowledged
+    assert world.bot.tables.table_in_channel(channel.id) is not None, "the lobby opened"
+
+
+@production_bot
+async def test_a_failing_language_read_still_plays_and_answers_the_click(world, monkeypatch, caplog):
+    """A store that fails when the server's language is read (not cached in this process) costs the
+    language only: the click plays and is answered, and one warning says why."""
+    table = await start_1v1(world)
+    seat, play = pick_play(table)
+    member = member_of(world, table, seat)
+    world.bot.tables._languages.clear()
+
+    async def broken(guild_id):
+        raise OSError("the database went away")
+
+    monkeypatch.setattr(world.bot.store, "guild_language", broken)
+    before = table.nonce
+    await play_through_ui(member, table, play)
+    await world.env.advance_time(1)
+    assert table.nonce == before + 1, "the play was made"
+    assert any("language could not be read" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
+    """G6: the organizer replaces beto with caro (her client in English, as everyone's here). When caro's
+    fixture opens, her seat, her welcome and her DM hand must be in English, like ana's. The newcomer's
+    language used to be never taken, so everything she got from the table was in Spanish; it is taken
+    when she presses «Jugar»."""
+    await world.eva.slash(world.channel, "cuarenta league create", name="Liga", rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    await world.eva.slash(world.channel, "cuarenta league replace", player=world.beto, newcomer=world.caro)
+    for member in (world.ana, world.caro):
+        await member.click(latest_with(world, "c4:g:1:p"), custom_id="c4:g:1:p")
+    await world.env.advance_time(3)
+    table = world.bot.tables.table_of_user(world.caro.id)
+    assert table is not None and table.status == "playing"
+    locales = {s.user_id: s.locale for s in table.seats}
+    caro_dm = [m.content for m in world.caro.user.dm_channel.history() if m.content]
+    ana_dm = [m.content for m in world.ana.user.dm_channel.history() if m.content]
+    assert locales[world.caro.id] == locales[world.ana.id] == "en", (locales, caro_dm[:2], ana_dm[:2])
+
+    header = latest_hand(world.caro).content.splitlines()[0]  # G7 at a league's table too
+    assert world.guild.name in header and "#?" not in header, header

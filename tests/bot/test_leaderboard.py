@@ -11,10 +11,20 @@ import discord
 from openskill.models import PlackettLuce
 
 from bot.engine import EventKind, Game
+from bot.i18n import t
 from bot.ratings import ChicaResult, display_rating
 from bot.ui import boards, limits
 
-from .helpers import custom_ids, pick_play, replay_from_store, table_of
+from .helpers import (
+    click_raw,
+    custom_ids,
+    look,
+    pick_play,
+    production_bot,
+    replay_from_store,
+    slow_down,
+    table_of,
+)
 
 K = EventKind
 
@@ -453,3 +463,69 @@ async def test_stats_name_the_most_frequent_partner_in_2v2(world):
     history = await world.ana.slash(world.channel, "cuarenta history")
     assert "with caro" in history.response.embeds[0].description
     assert "vs beto, dani" in history.response.embeds[0].description
+
+
+def ratings_of(world):
+    """The ratings repository the ratings commands read."""
+    return next(c for c in world.bot.cogs.values() if hasattr(c, "ratings")).ratings
+
+
+@production_bot
+async def test_a_ratings_command_on_a_slow_store_is_acknowledged_in_time_and_answered(world, monkeypatch):
+    slow_down(monkeypatch, ratings_of(world), "stats")
+    result = await world.ana.slash(world.channel, "cuarenta stats")
+    await world.env.advance_time(5)
+    assert result.acknowledged, "acknowledged before Discord's 3 s"
+    assert result.response.embeds or result.followups, "and the stats followed"
+
+
+@production_bot
+async def test_a_slow_leaderboard_is_acknowledged_in_time_and_stays_public(world, monkeypatch):
+    slow_down(monkeypatch, ratings_of(world), "leaderboard")
+    result = await world.ana.slash(world.channel, "cuarenta leaderboard")
+    await world.env.advance_time(5)
+    assert result.acknowledged
+    assert not result.response.ephemeral, "the board is public, as when it is quick"
+    assert result.response.embeds or result.followups
+
+
+async def test_stats_of_a_player_who_left_the_server_is_answered_not_an_error(world):
+    """ana asks `/cuarenta stats user:@beto` (and `/cuarenta history user:@beto`) after beto left the
+    server (Discord then resolves the option as a user without member data). She used to see "Something
+    went wrong" and the bot logged a command error: the option was typed `discord.Member`, which discord.py
+    refuses for a non-member. It is now a `discord.User`: she sees beto's stats and history (none yet)."""
+    world.guild.remove_member(world.beto)
+    stats = await world.ana.slash(world.channel, "cuarenta stats", user=world.beto.user)
+    assert stats.ephemeral
+    assert stats.response.content != t("err.generic", "en"), "stats of a former member fail"
+    history = await world.ana.slash(world.channel, "cuarenta history", user=world.beto.user)
+    assert history.response.content != t("err.generic", "en"), "history of a former member fails"
+    assert world.env.errors == []
+
+
+async def test_an_empty_leaderboard_with_no_activity_limit_does_not_say_within_0_days(world):
+    """A manager sets `/cuarenta settings active_days:0` ("0: no limit", as the option says), then anyone
+    posts `/cuarenta leaderboard`. The empty board used to say "…it takes 10 rated chicas, the last one
+    within the past 0 days.", which nobody can meet, while /cuarenta settings shows the same setting as no
+    limit (∞). With no limit the empty board now names none (`board.empty_any`)."""
+    await world.eva.slash(world.channel, "cuarenta language", language="en")
+    await world.eva.slash(world.channel, "cuarenta settings", active_days=0)
+    board = await world.ana.slash(world.channel, "cuarenta leaderboard")
+    text = board.response.embeds[0].description
+    assert "0 days" not in text, text
+
+
+async def test_a_leaderboard_id_on_the_public_table_message_leaves_it_and_answers_the_presser(world):
+    """eva (a spectator) sends a leaderboard button's custom_id (``c4:b:<guild>:0:2v2:0:p``) on the live
+    table message of a 1 v 1, as a stale or modified client can. The bot used to edit the table message
+    itself into a leaderboard page for everyone (`on_board` took any public message without an interaction
+    owner for a board). Now only a message that is a board (`boards.is_board`) is turned: the table
+    message stays as it was and eva gets the board ephemerally."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    public = next(m for m in world.channel.history() if "c4:y:1" in custom_ids(m))
+    before = look(public)
+    result = await click_raw(world.env, world.eva, public, f"c4:b:{world.guild.id}:0:2v2:0:p")
+    after = next(m for m in world.channel.history() if m.id == public.id)
+    assert look(after) == before, "the live table message was replaced by a leaderboard"
+    assert result.ephemeral

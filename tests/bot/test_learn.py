@@ -12,9 +12,11 @@ import pytest
 from bot.engine import PRESET_NAMES, Card, Game, Rules
 from bot.i18n import message, t
 from bot.learn import ASPECTS, EXAMPLES, PAGE_KEYS, difference_lines, differences, guide_pages
+from bot.learn import present as learn_present
+from bot.learn.present import rules_payload
 from bot.learn.presets import uncovered_fields
 
-from .helpers import click_raw, public_message, select_values, table_of
+from .helpers import click_raw, custom_ids, look, public_message, select_values, start_pair, table_of
 
 LOCALES = [("es-419", "es"), ("en-US", "en"), ("pt-BR", "pt")]
 GLOSSARY = ("caída", "limpia", "ronda", "cartón", "38", "chica", "mesa", "zapatero")
@@ -286,3 +288,131 @@ def test_guide_custom_ids_fit_discord():
             rows = guide_payload(page, lang).view.to_components()
             ids = [item["custom_id"] for row in rows for item in row["components"]]
             assert ids and all(len(i) <= 100 and i.startswith("c4:a:") for i in ids)
+
+
+def test_rules_text_carton_matches_R28():
+    """R28: 20 cards = 6, then +1 per card over 20 rounded up to even (21 → 8)."""
+    from bot.engine.game import carton_points
+
+    assert carton_points(21) == 8
+    en = learn_present.rules_payload("quito", "en").embed.description
+    es = learn_present.rules_payload("quito", "es").embed.description
+    assert "plus 2 for each pair of cards over 20" not in en, en
+    assert "21 → 8" in en and "21 → 8" in es
+
+
+def test_rules_text_rapido_says_the_38_rule_blocks_at_18():
+    """Part 1 §1: rapido applies the 38 rule at 18."""
+    for lang in ("en", "es"):
+        text = learn_present.rules_payload("rapido", lang).embed.description
+        assert "18" in text, text
+    assert "18" not in learn_present.rules_payload("quito", "en").embed.description
+
+
+async def _house_lobby(world, *choices):
+    """ana opens a 1 v 1 lobby and sets ``(rule, token)`` house rules through the editor."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    lobby = world.channel.last_message
+    editor = (await world.ana.click(lobby, custom_id="c4:u:1:o")).response
+    for rule, token in choices:
+        picked = await world.ana.select(editor, [rule], custom_id="c4:u:1:r")
+        editor = picked.response or editor
+        chosen = await world.ana.select(editor, [token], custom_id=f"c4:u:1:v:{rule}")
+        editor = chosen.response or editor
+    return editor
+
+
+async def test_rules_of_a_table_with_the_ronda_off_do_not_say_the_ronda_scores_plus_0(world):
+    """ana sets the house rule «Ronda: no» in her lobby and asks `/cuarenta rules` there. The lobby said
+    "Ronda: no", but the rules' term line said the ronda scores "+0". It now says "no", as the lobby and
+    the difference lines do (`bot.learn.presets.term_lines`)."""
+    await _house_lobby(world, ("ronda", "0"))
+    shown = await world.ana.slash(world.channel, "cuarenta rules")
+    text = shown.response.embeds[0].description
+    ronda_line = next(line for line in text.splitlines() if line.startswith("• **Ronda**"))
+    assert "+0" not in ronda_line, ronda_line
+
+
+async def test_rules_with_comodines_and_periquito_list_them_with_one_bullet(world):
+    """ana sets «Comodines: yes» and «Periquito» in her lobby and asks `/cuarenta rules` (any language).
+    The two lines used to read "• • **Comodines** …": their catalog texts started with "• " and
+    `rules_payload` adds another. Each term now has one bullet like the others."""
+    await _house_lobby(world, ("comodines", "1"), ("periquito", "1"))
+    shown = await world.ana.slash(world.channel, "cuarenta rules")
+    text = shown.response.embeds[0].description
+    assert "• •" not in text, [line for line in text.splitlines() if line.startswith("• •")]
+
+
+async def test_the_guide_names_the_table_buttons_as_the_table_message_shows_them(world):
+    """ana's Discord is in English, the server's public language is Spanish (the default). She opens
+    `/cuarenta help` and goes to its last page ("The buttons"): it used to tell her to press "See my hand"
+    and "Why?" on the table message, which carries «Ver mi mano» and «¿Por qué?» (public messages use the
+    server's language). The guide now quotes the table message's words in the server's language."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    public = next(m for m in world.channel.history() if "c4:y:1" in custom_ids(m))
+    labels = [item.label for row in public.components for item in row.children]
+    assert labels == [t("btn.my_hand", "es"), t("btn.why", "es")]
+    guide = await world.ana.slash(world.channel, "cuarenta help")
+    last = await world.ana.select(guide.response, ["5"], custom_id="c4:a:s")
+    page = (last.response or guide.response).embeds[0].description
+    for label in labels:
+        assert label in page, f"the guide never names the {label!r} button the table shows: {page}"
+
+
+async def test_a_guide_id_on_the_public_table_message_leaves_it_and_answers_the_presser(world):
+    await start_pair(world)
+    table = table_of(world, 1)
+    before = look(public_message(world, table))
+    result = await click_raw(world.env, world.eva, public_message(world, table), "c4:a:3:n")
+    assert look(public_message(world, table)) == before, "the public table message changed"
+    assert result.ephemeral and result.response.embeds[0].title == guide_pages("en")[3].title
+    assert world.env.errors == []
+
+
+async def test_the_guide_names_commands_as_a_client_without_a_catalog_shows_them(world, locales):
+    """A fr client shows Discord's default (English) command names; the guide, in the server's language
+    (Spanish), writes `/cuarenta hand`, never `/cuarenta mano`."""
+    locales[world.ana.id] = "fr"
+    sync = next(r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
+    root = next(c for c in sync.json if c["name"] == "cuarenta")
+    names = {o["name"] for o in root["options"]}  # what a client without a localization shows
+    shown = await world.ana.slash(world.channel, "cuarenta help")
+    typed = []
+    for page in range(len(guide_pages("es"))):
+        answer = (await world.ana.select(shown.response, [str(page)], custom_id="c4:a:s")).response
+        assert answer.embeds[0].title == guide_pages("es")[page].title, "the text is in the server's Spanish"
+        typed += re.findall(r"/cuarenta (\w+)", answer.embeds[0].description or "")
+    assert t("cmd.hand.name", "en") in typed, typed
+    assert t("cmd.hand.name", "es") not in typed, typed
+    assert all(name in names for name in typed), (typed, sorted(names))
+    assert world.env.errors == []
+
+
+async def test_rules_without_a_preset_outside_a_table_explain_the_servers_default_preset(world):
+    await world.eva.slash(world.channel, "cuarenta settings", preset="barrio")
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(other, "cuarenta new", players=2)
+    assert table_of(world, 1).preset == "barrio", "the server's default preset is barrio"
+    shown = await world.beto.slash(world.channel, "cuarenta rules")  # no table in this channel
+    expected = rules_payload("barrio", "en").embed
+    assert shown.response.embeds[0].title == expected.title
+    assert shown.response.embeds[0].description == expected.description
+
+
+async def test_a_gone_guide_button_is_answered_without_talking_about_hands(world):
+    shown = await world.ana.slash(world.channel, "cuarenta help")
+    result = await click_raw(world.env, world.ana, shown.response, "c4:a:1000:n")  # no such button anywhere
+    text = result.response.content
+    assert result.ephemeral
+    assert text != t("err.button_gone", "en") and t("cmd.hand.name", "en") not in text, text
+    assert text == t("err.button_gone_other", "en")
+    assert world.env.errors == []
+
+
+async def test_a_non_ascii_digit_as_the_topic_is_still_answered_with_the_first_page(world):
+    shown = await world.ana.slash(world.channel, "cuarenta help")
+    result = await click_raw(world.env, world.ana, shown.response, "c4:a:s", component_type=3, values=["²"])
+    assert result.response is not None, "no answer: the user sees «This interaction failed»"
+    assert result.response.embeds[0].title == guide_pages("en")[0].title
+    assert world.env.errors == []

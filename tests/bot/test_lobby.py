@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.ui.words import level_word
 
-from .helpers import public_message, table_of
+from .helpers import click_raw, play_to_end, production_bot, public_message, table_of, texts_of
 
 
 async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
@@ -127,7 +128,6 @@ async def test_no_table_here(world):
 async def test_rematch_against_computers_deals_at_once_with_the_same_seats(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
-    from .helpers import play_to_end
 
     table = await play_to_end(world, 1, {world.ana.id: world.ana})
     final = next(m for m in world.channel.history() if m.id == table.messages.public)
@@ -138,3 +138,56 @@ async def test_rematch_against_computers_deals_at_once_with_the_same_seats(world
     table = table_of(world, 2)
     assert table.status == "playing"
     assert [s.user_id for s in table.seats] == [world.ana.id, None]
+
+
+async def test_only_the_host_adds_computer_players(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    await world.beto.slash(world.channel, "cuarenta join")
+    lobby = world.channel.last_message
+    refused = await world.beto.select(lobby, ["medio"], custom_id="c4:v:1")
+    table = table_of(world, 1)
+    assert refused.ephemeral and refused.response.content == "Only the host can add computer players."
+    assert not any(s is not None and s.is_ai for s in table.seats)
+    added = await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
+    assert added.ephemeral and "computer player" in added.response.content
+    assert sum(1 for s in table.seats if s is not None and s.is_ai) == 1
+    assert world.env.errors == []
+
+
+@production_bot
+async def test_kicking_yourself_says_to_leave_only_to_someone_seated(world, locales):
+    locales[world.eva.id] = "es-ES"
+    locales[world.ana.id] = "es-ES"
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    result = await world.eva.slash(world.channel, "cuarenta kick", player=world.eva)  # a manager, not seated
+    assert result.response.content == "Esa persona no juega en esta mesa."
+    result = await world.ana.slash(world.channel, "cuarenta kick", player=world.ana)  # the seated host
+    assert "/cuarenta salir" in result.response.content
+
+
+async def test_the_spanish_lobby_says_de_dificultad_media(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    text = "\n".join(texts_of(world.channel.last_message))
+    assert "nivel media" not in text, [line for line in text.splitlines() if "nivel media" in line]
+    assert t("lobby.help_levels", "es", level=level_word("medio", "es")) in text
+    assert f"de dificultad {level_word('medio', 'es')}" in text
+
+
+async def test_a_stale_lobby_leave_after_the_start_keeps_the_seat(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    lobby = world.channel.last_message
+    await world.beto.slash(world.channel, "cuarenta join")  # the table fills and starts
+    table = table_of(world, 1)
+    result = await click_raw(world.env, world.ana, lobby, "c4:l:1:x")  # an old copy of the lobby's Leave
+    assert result.ephemeral and result.response.content == t("err.not_lobby", "en")
+    assert table.seats[0].user_id == world.ana.id and not table.casual
+    on_table = await click_raw(world.env, world.ana, public_message(world, table), "c4:l:1:x")
+    assert on_table.response.content == t("err.not_lobby", "en") and table.status == "playing"
+
+
+async def test_a_refusal_about_this_channels_table_names_it_for_a_host_of_another(world):
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.caro.slash(other, "cuarenta new", players=2)
+    result = await world.ana.slash(other, "cuarenta start")
+    assert "Table #2 in this channel; your table is #1" in result.response.content

@@ -8,6 +8,8 @@ import bot.__main__ as entry
 from bot.store import Store
 from bot.tables import TableService
 
+from .helpers import latest_hand, member_of, pick_play, production_bot, start_1v1
+
 
 async def inline(func, *args):
     return func(*args)
@@ -47,3 +49,31 @@ def test_debug_log_level_never_prints_a_hand(tmp_path, monkeypatch, caplog):
     leaks = [f"{r.name}: {r.getMessage()[:120]}" for r in caplog.records
              if any(f'"{code}"' in r.getMessage() for code in hands)]
     assert leaks == [], f"{len(leaks)} log lines hold hand cards, e.g. {leaks[:2]}"
+
+
+@production_bot
+async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch, caplog):
+    """discord.py logs the item of a callback that raised: a hand's items name their table, not a card."""
+    import logging
+
+    from cogs.tables import TablesCog
+
+    caplog.set_level(logging.DEBUG)
+    table = await start_1v1(world)
+    seat, play = pick_play(table)
+    member = member_of(world, table, seat)
+
+    async def broken(self, interaction, table_id, nonce, card):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(TablesCog, "on_card", broken)
+    hand = latest_hand(member)
+    code = play.card.code
+    button = next(c for c in hand.components[0].children if c.custom_id.endswith(f":{code}"))
+    caplog.clear()
+    await member.user.click(hand, custom_id=button.custom_id)
+    failed = [r for r in caplog.records if "Ignoring exception" in r.getMessage()]
+    assert failed, "discord.py logged the failing callback"
+    text = " ".join(r.getMessage() for r in caplog.records)
+    assert button.label not in text and f"'{code}'" not in text and f"c4_{code}" not in text
+    assert button.custom_id not in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import t, translations
 
-from .helpers import latest_hand, pick_play, play_through_ui, table_of
+from .helpers import latest_hand, pick_play, play_through_ui, seated_member, start_pair, table_of, texts_of
 from .test_catalogs import CATALOGS
 
 
@@ -21,25 +21,6 @@ def foreign_phrases() -> set[str]:
                     and not key.startswith(("cmd.", "opt.", "choice.")):
                 out.add(text)
     return out
-
-
-def texts_of(message) -> list[str]:
-    """Every text a player reads in a message (content, embeds, component labels, placeholders and
-    options), for discord.py messages and SimCord responses alike."""
-    def get(obj, name, default=None):
-        return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        data = embed if isinstance(embed, dict) else embed.to_dict()
-        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
-        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
-            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
-    return [p for p in parts if p]
 
 
 async def test_a_brazilian_plays_a_whole_mesa_in_portuguese(world, locales):
@@ -98,3 +79,29 @@ async def test_portuguese_public_messages_when_the_server_chooses_it(world, loca
     assert lobby.embeds[0].title == t("lobby.title", "pt", table=1, mode=t("lobby.mode.2", "pt"))
     foreign = foreign_phrases()
     assert not [p for p in foreign for text in texts_of(lobby) if p in text]
+
+
+async def test_a_locale_without_a_catalog_gets_the_servers_language_after_a_click_in_a_dm(world, locales):
+    """fr has no catalog: what beto alone sees falls back to the server's language, Portuguese here, also
+    when he clicks a card in his DM hand (a DM has no server: his table's server is used)."""
+    await world.eva.slash(world.channel, "cuarenta language", language="pt")
+    locales[world.ana.id] = "pt-BR"
+    locales[world.beto.id] = "fr"
+    await start_pair(world)
+    table = table_of(world, 1)
+    see_pt, see_es = t("btn.see_table", "pt"), t("btn.see_table", "es")
+    assert see_pt != see_es
+    clicked = 0
+    for _ in range(8):
+        seat, play = pick_play(table)
+        member = seated_member(table, seat, world.ana, world.beto)
+        result = await play_through_ui(member, table, play)
+        if member is world.beto:
+            clicked += 1
+            assert result.response is not None, "the click is answered"
+            shown = texts_of(result.response)  # the answer to the click itself, not a pushed hand
+            assert see_es not in shown, shown
+            assert see_pt in shown, shown
+            assert see_pt in texts_of(latest_hand(world.beto)), "his DM hand stays in Portuguese"
+    assert clicked >= 3
+    assert world.env.errors == []

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.i18n import t
+
 from .helpers import (
     custom_ids,
     double_click,
@@ -322,3 +326,38 @@ async def test_a_failed_table_post_at_a_new_hand_still_deals_the_hands(world):
     assert f"c4:p:1:{table.nonce}:{play.card.code}" in custom_ids(latest_hand(member)), "the hand went out"
     await play_through_ui(member, table, play)
     assert table.messages.public is not None, "the table message is posted on the next change"
+
+
+@pytest.mark.parametrize("status,code", [(500, 0), (404, 10062)], ids=["5xx", "unknown-interaction"])
+async def test_a_play_whose_answer_discord_refuses_stands_and_nobody_is_told_of_an_error(world, caplog, status,
+                                                                                        code):
+    """QA: when Discord refused the answer of a card click (a 5xx after discord.py's retries, or 10062 when
+    the answer came too late), the card was played but the player was told "something went wrong" and an
+    ERROR was logged. The play stands: no error is shown or logged, and the presenter writes the DM hand
+    again, so it shows the game as it is."""
+    import logging
+
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    while True:
+        game = table.game
+        card = next((c for c in game.hands[game.to_play] if len([p for p in game.plays_for(c) if p.captures]) <= 1),
+                    None)
+        if card is not None:
+            break
+        seat, play = pick_play(table)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+    member = members[table.seats[table.game.to_play].user_id]
+    plays = len(table.game.plays)
+    world.env.inject_error("POST", "/interactions/*/callback", status=status, code=code, times=1)
+    result = await member.user.click(latest_hand(member), custom_id=f"c4:p:1:{table.nonce}:{card.code}")
+    await world.env.advance_time(2)
+    assert len(table.game.plays) == plays + 1, "the play stands"
+    generic = {t("err.generic", lang) for lang in ("es", "en", "pt")}
+    said = [result.response.content if result.response else None] + [f.content for f in result.followups]
+    assert not generic & set(said), said
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    hand = latest_hand(member)
+    assert card.code not in " ".join(custom_ids(hand)), "the DM hand was written again without the card played"

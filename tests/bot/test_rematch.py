@@ -3,11 +3,13 @@ person accepts within a minute; a decline or the timeout cancels it."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from bot.tables import WrongStateError
+from bot.tables import FINISHED, WrongStateError
 
-from .helpers import custom_ids, play_to_end, table_of
+from .helpers import custom_ids, double_click, play_to_end, public_message, table_of
 
 
 async def finished_1v1(world):
@@ -120,7 +122,6 @@ async def test_two_rematch_changes_before_its_message_exists_post_one_message(wo
     """Both players ask for the rematch while the presenter is still busy with the table (held here by
     its notify lock), so both changes reach it before the check's message exists. They run in order, and
     the second edits the message the first posted: one message, which says the new mesa was dealt."""
-    import asyncio
 
     table, final = await finished_1v1(world)
     service = world.bot.tables
@@ -134,3 +135,57 @@ async def test_two_rematch_changes_before_its_message_exists_post_one_message(wo
     assert "Mesa #2" in checks[0].content and not custom_ids(checks[0])
     assert table_of(world, 2).status == "playing"
     assert world.env.errors == []
+
+
+def mesa_announcements(world):
+    """The records of mesas' last hands (they name the winner and carry «Revancha»)."""
+    return [m for m in world.channel.history() if m.embeds and ("gana la mesa" in (m.embeds[0].description or "")
+            or "wins the mesa" in (m.embeds[0].description or ""))]
+
+
+async def test_double_click_on_rematch_opens_one_table_and_names_it(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
+    await play_to_end(world, 1, {world.ana.id: world.ana})
+    announcement = mesa_announcements(world)[-1]
+    first, second = await double_click(world.env, world.ana, announcement, "c4:r:1")
+    texts = [first.response.content, second.response.content]
+    assert len([tb for tb in world.bot.tables.tables.values() if tb.is_open]) == 1
+    assert not any("went wrong" in x for x in texts), texts
+    assert not any("#?" in x for x in texts), texts
+    assert all("#2" in x for x in texts), texts
+    assert world.env.errors == []
+
+
+@pytest.mark.slow
+async def test_rematch_refusal_names_the_busy_player(world):
+    """Ana and Beto finish a 1v1; Beto sits at a table in another channel; Ana asks for a rematch."""
+    other = world.guild.create_text_channel("otra")
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    assert table.status == FINISHED
+    await world.beto.slash(other, "cuarenta new", players=2)
+    announcement = mesa_announcements(world)[-1]
+    result = await world.ana.click(announcement, custom_id="c4:r:1")
+    text = result.response.content
+    assert result.ephemeral
+    assert not text.startswith("You are already seated"), text
+    assert "beto" in text.lower() and "#2" in text, text
+
+
+@pytest.mark.slow
+async def test_a_double_click_on_accept_answers_both_clicks_with_the_new_mesa(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    await world.ana.click(public_message(world, table), custom_id="c4:r:1")
+    await world.env.advance_time(2)
+    ready = next(m for m in reversed(world.channel.history()) if "revancha" in (m.content or "").lower())
+    first, second = await double_click(world.env, world.beto, ready, "c4:k:1:y")
+    assert table_of(world, 2).status == "playing"
+    texts = [r.response.content for r in (first, second)]
+    # today the second says "That rematch is no longer open. Press Rematch to ask again."
+    assert all("#2" in x for x in texts), texts

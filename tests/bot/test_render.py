@@ -5,11 +5,14 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.engine import Game, Play
+from bot.engine import Event, Game, Play, Rules
+from bot.engine import EventKind as K
 from bot.i18n import t
 from bot.tables import PLAYING, Choice, Seat, Table
-from bot.ui import limits, render, words
+from bot.ui import limits, records, render, words
 from bot.ui.items import BackButton, CaptureSelect, CardButton, HandButton, TrailSelect, WhyButton
+
+from .helpers import table_with
 
 
 def test_a_capture_in_words_names_base_escalera_and_limpia():
@@ -135,7 +138,6 @@ def test_the_table_messages_buttons_are_the_json_discord_py_items_would_send():
 def test_a_limpia_that_does_not_count_at_38_is_counted_apart_in_the_hand_record():
     """R30: on 38 only a caída scores. The hand record's points by player used to read "ana: 1 limpia +0",
     a sum that looks wrong; the limpia that did not count now says why, so the record adds up."""
-    from bot.ui import records
 
     table = _hand_table(["5C 2D 3S", "KD 4H 6S"], "5H", scores=(38, 10), to_play=0, dealer=1)
     game = table.game
@@ -163,7 +165,7 @@ def test_the_score_lines_squares_are_the_sides_colours_in_the_picture():
 def test_a_mesa_won_by_zapateria_agrees_with_its_winners_in_number(players, es, pt):
     """R35: in 2 v 2 a pair wins the mesa by zapatería; the line used to be singular after the plural
     winners ("ana y caro … ¡Ganó por zapatería!")."""
-    from bot.engine import Event, EventKind
+    from bot.engine import EventKind
     from bot.ui import records
 
     seats = [Seat(30 + i, name=n) for i, n in enumerate(("ana", "beto", "caro", "dani")[:players])]
@@ -172,3 +174,38 @@ def test_a_mesa_won_by_zapateria_agrees_with_its_winners_in_number(players, es, 
     won = Event(EventKind.MESA_WON, team=0, counts=(1, 0), zapatero=True)
     assert records.mesa_lines(table, won, "es")[-1] == es
     assert records.mesa_lines(table, won, "pt")[-1] == pt
+
+
+def test_fourth_caida_that_wins_the_chica_says_it_wins_the_chica():
+    """cuenca: four consecutive caídas win the chica (R26); the line must not read "caída +0"."""
+    game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5C 6D", "7H"],
+                              table="5H 2S", last_trail="5H", trailed_by=1, to_play=0, dealer=0,
+                              streaks=(3, 0), scores=(10, 10))
+    events = game.play(Play.parse("5C", ["5H"]), seat=0)
+    assert any(e.kind == K.CHICA_WON and e.reason == "four_caidas" for e in events)
+    for lang, wins in (("es", "gana la chica"), ("en", "wins the chica")):
+        text = "\n".join(render.play_lines(table_with(game, "cuenca"), events, lang))
+        assert "+0" not in text and wins in text, text
+
+
+def test_blocked_limpia_in_rapido_says_the_blocking_score_is_18():
+    """rapido applies the 38 rule at 18: a limpia at 18 does not count, and the line says 18."""
+    game = Game.from_position(Rules.preset("rapido"), players=2, hands=["5C 2C", "KH QH"], table="5H",
+                              dealer=1, to_play=0, scores=(18, 0))
+    events = game.play(Play.parse("5C", ["5H"]), seat=0)
+    assert any(e.kind == K.LIMPIA and e.blocked == "38" for e in events)
+    for lang in ("es", "en"):
+        line = render.play_lines(table_with(game, "rapido"), events, lang)[0]
+        assert "18" in line and "38" not in line, line
+
+
+def test_match_with_escalera_is_written_like_the_capture_menu_not_as_a_sum():
+    """A 5 matching a 5 and taking 6, 7 by escalera: "llevó 5♥, luego 6♠ 7♣ con 5♣"."""
+    game = Game.from_position(Rules.preset("quito"), players=2, hands=["5C 2C", "KH QH"],
+                              table="6S 5H 7C", dealer=1, to_play=0)
+    events = game.play(Play.parse("5C", ["5H", "6S", "7C"]), seat=0)
+    line = render.play_lines(table_with(game, "quito"), events, "es")[0]
+    assert "5♥, luego 6♠ 7♣" in line, line
+    assert "6♠ + 5♥" not in line and "5♥ + 6♠" not in line, line
+    en = render.play_lines(table_with(game, "quito"), events, "en")[0]
+    assert "5♥, then 6♠ 7♣" in en, en

@@ -17,7 +17,7 @@ from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.ui.words import side_name
 
 from .conftest import CARD_IN_TEXT
-from .helpers import click_raw, custom_ids, play_to_end, table_of
+from .helpers import click_raw, custom_ids, look, play_to_end, start_pair, table_of
 
 K = EventKind
 
@@ -281,4 +281,43 @@ async def test_history_names_the_command_that_replays_each_mesa(world, locales):
     assert f"↳ `/cuarenta repetir mesa:{table.id}`" in spanish.response.embeds[0].description
     shown = await world.ana.slash(world.channel, "cuarenta replay", mesa=table.id)
     assert shown.response.embeds[0].footer.text.startswith("Jugada 1 de "), "the replay in the caller's language"
+    assert world.env.errors == []
+
+
+@pytest.mark.slow
+async def test_a_replay_id_on_a_live_table_message_leaves_it_and_answers_the_presser(world):
+    await start_pair(world)
+    await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    other = world.guild.create_text_channel("otra")
+    await start_pair(world, other)
+    live = table_of(world, 2)
+
+    def live_message():
+        return next(m for m in other.history() if m.id == live.messages.public)
+
+    before = look(live_message())
+    result = await click_raw(world.env, world.eva, live_message(), "c4:w:1:0:n")
+    assert look(live_message()) == before, "table #2's public message changed"
+    replay = await world.eva.slash(world.channel, "cuarenta replay", mesa=1)
+    assert result.ephemeral and result.response.embeds[0].title == replay.response.embeds[0].title
+    assert world.env.errors == []
+
+
+@pytest.mark.slow
+async def test_a_forged_replay_id_too_big_for_the_database_gets_the_forged_button_refusal(world, caplog):
+    """A mesa id past the database's integer range names no mesa: the answer is the one a forged id of
+    another server gets (the same text, so an id's answer never tells which server owns it), not an error."""
+    await start_pair(world)
+    await play_to_end(world, 1, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    replay = await world.ana.slash(world.channel, "cuarenta replay", mesa=1)
+    big = 2**64 + 5
+    result = await click_raw(world.env, world.ana, replay.response, f"c4:w:{big}:0:n")
+    answer = result.followups[0] if result.followups else result.response
+    assert answer.content != t("err.generic", "en"), "the generic error"
+    assert answer.content == t("err.button_gone_other", "en")
+    assert result.ephemeral
+    failed = [r.getMessage() for r in caplog.records if r.exc_info and r.name.startswith(("bot", "cogs"))]
+    assert failed == [], failed
     assert world.env.errors == []

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from bot.i18n import t
 from bot.ui.router import component_type_of
 
-from .helpers import click_raw, custom_ids
+from .helpers import click_raw, custom_ids, table_of
 
 OBJECT_GROUPS = ("table", "guild", "league", "tournament", "match")
 """Template groups that name a stored object (or a server)."""
@@ -323,3 +323,33 @@ async def test_a_queue_dm_button_naming_another_server_is_a_button_no_longer_in_
     assert result.ephemeral
     assert result.response.content == t("err.button_gone_other", "es")
     # (a queued member's own DM buttons still work: tests/bot/test_queue.py, the "still here" tests)
+
+
+async def test_a_lobby_click_from_another_server_is_refused_and_seats_nobody(world):
+    guild2 = world.env.create_guild("Cuenca Club")
+    chan2 = guild2.create_text_channel("juegos")
+    zoe = guild2.add_member(world.env.create_user("zoe"))  # not a member of Quito Club
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await zoe.slash(chan2, "cuarenta new", players=2)  # any bot message zoe can click on
+    carrier = chan2.last_message
+    await zoe.slash(chan2, "cuarenta leave")
+    joined = await click_raw(world.env, zoe, carrier, "c4:l:1:a")  # Quito Club's table #1
+    table = table_of(world, 1)
+    assert joined.acknowledged and joined.ephemeral
+    assert table.seat_of(zoe.id) is None, f"zoe sat at Quito Club's table: {joined.response.content!r}"
+    assert table.status == "lobby"
+
+
+async def test_a_lobby_click_from_another_channel_of_the_server_is_refused_and_seats_nobody(world):
+    """The lobby's buttons exist only on its message, in the table's channel: the same id sent from a
+    message in another channel (one the table's channel may hide from that member) seats nobody."""
+    other = world.guild.create_text_channel("otro")
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.caro.slash(other, "cuarenta new", players=2)  # a bot message caro can click on, elsewhere
+    carrier = other.last_message
+    await world.caro.slash(other, "cuarenta leave")
+    joined = await click_raw(world.env, world.caro, carrier, "c4:l:1:a")
+    table = table_of(world, 1)
+    assert joined.acknowledged and joined.ephemeral
+    assert table.seat_of(world.caro.id) is None and table.status == "lobby"
+    assert world.env.errors == []

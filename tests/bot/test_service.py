@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.engine import Game, Play
+from bot.engine import Card, Game, Play, Rules
 from bot.tables import (
     Choice,
     IllegalPlayError,
@@ -15,6 +15,7 @@ from bot.tables import (
     NotYourTurnError,
     Played,
     StaleError,
+    TableError,
     WrongStateError,
 )
 
@@ -139,7 +140,6 @@ async def test_a_failed_write_leaves_the_lobby_as_it_was(service, monkeypatch):
 
 def test_computer_levels_are_chosen_by_name():
     from bot.ai import GreedyPlayer, rng_for
-    from bot.engine import Rules
     from bot.tables import choose_play
 
     game = Game.new(Rules.preset("quito"), 2, "lvl")
@@ -165,7 +165,7 @@ async def test_a_failed_write_after_leaving_mid_game_changes_nothing(service, mo
 def test_suit_only_twins_are_one_capture_choice_resolved_to_the_card_played_earlier():
     """Part 1 §2: two 5s on the table, neither just trailed: taking either gives the same; one choice,
     the 5 played earlier. With the other 5 just trailed by the previous player, they differ (caída)."""
-    from bot.engine import Card, Game, Rules
+    from bot.engine import Game
     from bot.tables.choices import distinct_captures
 
     game = Game.from_position(Rules.preset("quito"), players=2, hands=["5D 2C", "AS KH"], table="5C 3H 5H",
@@ -183,7 +183,7 @@ def test_suit_only_twins_are_one_capture_choice_resolved_to_the_card_played_earl
 
 
 async def test_a_card_whose_captures_differ_only_by_suit_is_played_at_once(service):
-    from bot.engine import Game, Rules
+    from bot.engine import Game
 
     table = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2)
     await service.join(table.id, user_id=20, name="beto", locale="es")
@@ -231,3 +231,25 @@ async def test_a_restart_resumes_only_the_tables_and_rematch_checks_of_the_serve
         assert clicked.guild_id == theirs and clicked.status == "lobby"
     finally:
         await restarted.close()
+
+
+async def test_two_simultaneous_new_tables_seat_a_user_once(service):
+    results = await asyncio.gather(
+        service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=2),
+        service.create(guild_id=1, channel_id=3, user_id=10, name="ana", locale="es", players=2),
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    assert len(opened) == 1, f"ana now sits at {len(opened)} open tables"
+    assert all(isinstance(r, TableError) for r in results if isinstance(r, BaseException))
+
+
+async def test_join_while_opening_another_table_seats_a_user_once(service):
+    first = await service.create(guild_id=1, channel_id=2, user_id=10, name="ana", locale="es", players=4)
+    results = await asyncio.gather(
+        service.create(guild_id=1, channel_id=3, user_id=20, name="beto", locale="es", players=2, preset="quito"),
+        service.join(first.id, user_id=20, name="beto", locale="es"),
+        return_exceptions=True,
+    )
+    seated = sum(1 for t in service.tables.values() if t.is_open and t.seat_of(20) is not None)
+    assert seated == 1, f"beto sits at {seated} open tables ({results})"

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import t
+from bot.tables.choices import distinct_captures
+
 from .helpers import (
+    click_raw,
     conserved,
     custom_ids,
     latest_hand,
@@ -14,6 +18,8 @@ from .helpers import (
     play_through_ui,
     play_to_end,
     public_message,
+    select_values,
+    start_people,
     table_of,
 )
 
@@ -287,3 +293,47 @@ async def test_a_deleted_thread_ends_its_table(world):
     backend.delete_channel(thread.id)
     await world.env.settle()
     assert table.status == "closed" and world.bot.tables.table_of_user(world.beto.id) is None
+
+
+@pytest.mark.slow
+async def test_a_capture_choice_made_after_the_turn_timed_out_says_the_time_ran_out_and_what_was_played(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    table = table_of(world, 1)
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    for _ in range(400):  # play on until the player in turn holds a card with several captures
+        game = table.game
+        if game.to_play is None:
+            await world.env.settle()
+            continue
+        member = members[table.seats[game.to_play].user_id]
+        card = next((c for c in game.hands[game.to_play]
+                     if len(distinct_captures([p for p in game.plays_for(c) if p.captures],
+                                              game.view(game.to_play))) > 1), None)
+        if card is not None:
+            break
+        seat, play = pick_play(table)
+        await play_through_ui(member, table, play)
+    nonce = table.nonce
+    await member.user.click(latest_hand(member), custom_id=f"c4:p:1:{nonce}:{card.code}")  # the menu opens
+    cid = f"c4:c:1:{nonce}:{card.code}"
+    value = next(v for v in select_values(latest_hand(member), cid) if v != "-" and not v.startswith("~"))
+    await world.env.advance_time(95)  # the turn timer runs out: the computer plays for them
+    played = len(table.game.plays)
+    late = await click_raw(world.env, member.user, latest_hand(member), cid, component_type=3, values=[value])
+    assert len(table.game.plays) == played
+    text = late.response.content
+    # today: "That hand was out of date, so the card wasn't played. It's ana's turn now; …"
+    assert "time ran out" in text.lower(), text
+
+
+async def test_a_click_on_the_card_the_timer_played_says_the_time_ran_out(world):
+    table = await start_people(world)
+    seat = table.game.to_play
+    member = member_for(world, table, seat)
+    nonce = table.nonce
+    await world.env.advance_time(91)  # the turn timer: the computer plays for them
+    played = next(e.card for e in reversed(table.game.events) if e.kind == "played" and e.seat == seat)
+    result = await click_raw(world.env, member.user, latest_hand(member), f"c4:p:1:{nonce}:{played.code}")
+    assert result.acknowledged and not result.deferred
+    assert result.response.content.startswith(t("err.timed_out_played", "en").split(".")[0])

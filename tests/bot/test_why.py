@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Game
+from bot.engine import DECK, Game
+from bot.i18n import t
 from bot.ui.words import card_text
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
+    click_raw,
     hidden_cards,
     pick_play,
     play_through_ui,
     public_message,
+    seated_member,
     table_of,
 )
 
@@ -98,3 +101,69 @@ async def test_why_before_any_play_says_so_and_a_spanish_user_reads_spanish(worl
     assert result.response.content == "No card has been played at this table yet."
     labels = [c.label for row in public_message(world, table).components for c in row.children]
     assert labels == ["Ver mi mano", "¿Por qué?"], "public buttons are in the server's language only"
+
+
+def named_cards(text: str) -> set:
+    """The cards a text names, as a label (``7♦``) or as a card emoji (``<:c4_7D:…>``)."""
+    return {c for c in DECK if str(c) in text or f"c4_{c.code}:" in text}
+
+
+async def test_why_answers_only_for_a_table_of_the_servers_own(world):
+    """`c4:y:<table>` pressed in one server for a table of another server is refused as a button no longer
+    in use: no card of that table's play, no name of its players. On the table's own server it explains."""
+    other = world.env.create_guild("Cuenca Club")
+    chan = other.create_text_channel("mesa")
+    xavi = other.add_member(world.env.create_user("xavi"))
+    yoli = other.add_member(world.env.create_user("yoli"))
+    await xavi.slash(chan, "cuarenta new", players=2)
+    await yoli.slash(chan, "cuarenta join")
+    tid = next(iter(world.bot.tables.tables))
+    table = table_of(world, tid)
+    assert table.guild_id == other.id
+    seat, play = pick_play(table)
+    await play_through_ui(seated_member(table, seat, xavi, yoli), table, play)
+
+    rules = await world.ana.slash(world.channel, "cuarenta rules")  # a message of ana's, in Quito Club
+    forged = await click_raw(world.env, world.ana, rules.response, f"c4:y:{tid}")
+    text = forged.response.content
+    assert forged.ephemeral
+    assert play.card not in named_cards(text), f"another server's play is explained: {text}"
+    assert "xavi" not in text and "yoli" not in text, text
+    assert text == t("err.button_gone_other", "en"), text
+
+    own = await click_raw(world.env, yoli, next(m for m in chan.history() if m.id == table.messages.public),
+                          f"c4:y:{tid}")
+    assert own.response.content.startswith(f"**{table.seats[seat].name}**"), own.response.content
+    assert world.env.errors == []
+
+
+@pytest.mark.slow
+async def test_why_after_a_play_that_wins_the_chica_says_so_with_the_score_it_reached(world):
+    """A capture that takes its side to the target wins the chica (R33): «¿Por qué?» says so and shows
+    the score right after the play, not the new chica's 0–0."""
+    from bot.engine import EventKind as K
+
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    for _ in range(900):
+        table = table_of(world, 1)
+        assert table.status == "playing", "no chica was won by a play"
+        seat, play = pick_play(table)
+        start = len(table.game.events)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+        table = table_of(world, 1)
+        new = table.game.events[start:]
+        kinds = [e.kind for e in new]
+        if K.CHICA_WON in kinds and K.HAND_END not in kinds[:kinds.index(K.CHICA_WON)]:
+            reached = next(e.scores for e in reversed(new[:kinds.index(K.CHICA_WON)]) if e.scores is not None)
+            result = await click_raw(world.env, world.eva, public_message(world, table), "c4:y:1")
+            text = result.response.content
+            assert t("why.wins_chica", "en") in text, text
+            from bot.ui.words import score_words, side_name
+
+            shown = " · ".join(f"{side_name(table, team, 'en')}: {score_words(reached[team], 'en')}" for team in (0, 1))
+            assert text.splitlines()[-1] == t("why.score", "en", scores=shown), "the score the play reached"
+            assert max(reached) >= table.rules.target
+            return
+    raise AssertionError("no play won a chica")
