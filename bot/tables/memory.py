@@ -19,7 +19,6 @@ Mixed into `TableService` (which provides ``tables``, ``clock``, ``scheduler``, 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from .model import Table
 from .rematch import ACCEPTED, OPEN
@@ -72,9 +71,7 @@ class MemoryMixin:
             self._let_checks_go(table_id)
             self._reposted.pop(table_id, None)  # type: ignore[attr-defined]
             self._ai_tasks.pop(table_id, None)  # type: ignore[attr-defined]
-            forget: Any = getattr(self.notifier, "forget", None)  # type: ignore[attr-defined]
-            if forget is not None:
-                forget(table)
+            self.notifier.forget(table)  # type: ignore[attr-defined]
         log.debug("table %d: ended, dropped from memory", table_id)
 
     def _let_checks_go(self, table_id: int) -> None:

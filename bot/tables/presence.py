@@ -150,24 +150,20 @@ class PresenceMixin:
     def _note(self, table: Table, kind: str, **params: Any) -> None:
         """Tell the presenter about a table event in words (reminder, timeout, away, back, left …), in order
         with the other notifications."""
-        self._tell(table, "table_note", kind, **params)
+        self._tell(table, "table_note", lambda: self.notifier.table_note(table, kind, **params))  # type: ignore[attr-defined]
 
-    def _tell(self, table: Table, method: str, *args: Any, **params: Any) -> None:
-        """Call the presenter's optional ``method(table, *args, **params)`` in the background, in order
-        with the table's other notifications (under its notify lock); a failure is logged. Presenters
-        without the method are skipped."""
-        call = getattr(self.notifier, method, None)  # type: ignore[attr-defined]
-        if call is None:
-            return
+    def _tell(self, table: Table, what: str, call: Callable[[], Awaitable[None]]) -> None:
+        """Run the presenter's ``call()`` in the background, in order with the table's other notifications
+        (under its notify lock); a failure is logged (as ``what``)."""
 
         async def run() -> None:
             async with table.notify_lock:
                 try:
-                    await call(table, *args, **params)
+                    await call()
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("table %d: %s failed", table.id, method)
+                    log.exception("table %d: %s failed", table.id, what)
 
         self._spawn(run())  # type: ignore[attr-defined]
 

@@ -178,7 +178,7 @@ class RematchMixin:
         await self.store.save_rematch_check(  # type: ignore[attr-defined]
             check.table_id, check.to_dict() if check.status == OPEN else None)
         self._keep(old)  # type: ignore[attr-defined]  # the check and its table leave memory after it
-        self._tell(old, "rematch_changed", check)  # type: ignore[attr-defined]
+        self._tell(old, "rematch_changed", lambda: self.notifier.rematch_changed(old, check))  # type: ignore[attr-defined]
 
     async def rematch_posted(self, check: ReadyCheck) -> None:
         """The presenter posted the message of ``check`` (``check.message_id``): keep it with the check, so

@@ -107,12 +107,9 @@ class SharedTablesMixin:
 
     async def _tell_reloaded(self, table: Table, hand: int | None) -> None:
         """Tell the presenter that ``table`` was reloaded with ``hand`` in play (before this process's
-        change), in order with the table's other notifications (the presenter's ``reloaded`` is optional)."""
-        reloaded = getattr(self.notifier, "reloaded", None)
-        if reloaded is None:
-            return
+        change), in order with the table's other notifications."""
         async with table.notify_lock:
-            await reloaded(table, hand)
+            await self.notifier.reloaded(table, hand)
 
     async def behind(self, table: Table) -> bool:
         """Whether another process saved ``table`` since this process loaded or last saved it (a stored
