@@ -65,8 +65,8 @@ class Lobby:
         hints: bool = False, refereed: str | None = None,
     ) -> Table:
         """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
-        rules preset. ``turn_timer``: seconds per turn (30–300; None: the guild's default turn timer). ``hints``: a practice table (hands show pistas; never rated).
-        ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
+        rules preset. ``turn_timer``: seconds per turn (30–300; None: the guild's default turn timer).
+        ``hints``: a practice table (hands show pistas; never rated). ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
         `Table.refereed`): its players cannot remove each other, and a league's or a tournament's mesa has
         no rematch (`Table.rematch_allowed`). The lobby closes itself if it has not started within 15
         minutes.

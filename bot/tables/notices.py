@@ -12,22 +12,31 @@ from typing import Any
 from bot.engine import Event
 
 from .background import Background
-from .model import Table
+from .errors import TableError, WrongStateError
+from .model import Table, link
 from .notifier import Notifier, NullNotifier
+from .timers import Clock
 
 log = logging.getLogger(__name__)
+
+REPOST_COOLDOWN = 30.0
+"""Seconds (of the service's clock) between two re-posts of one table asked with ``/cuarenta table``."""
 
 
 class Notices:
     """The presenter and the ordered calls to it.
 
     Args:
-        background: runs the notifications. then: called with the table after each `after` notified
+        background: runs the notifications. clock: times the re-posts' cooldown. then: called with the table after each `after` notified
             (the service lets computer players move there).
     """
 
-    def __init__(self, background: Background, notifier: Notifier | None, then: Callable[[Table], None]) -> None:
+    def __init__(self, background: Background, clock: Clock, notifier: Notifier | None,
+                 then: Callable[[Table], None]) -> None:
         self.notifier: Notifier = notifier or NullNotifier()
+        self.reposted: dict[int, float] = {}
+        """When each table was last re-posted (`request_repost`), by table id."""
+        self._clock = clock
         self._background = background
         self._then = then
 
@@ -92,6 +101,28 @@ class Notices:
                 raise
             except Exception:
                 log.exception("table %d: refreshing after a restart failed", table.id)
+
+    def request_repost(self, table: Table) -> None:
+        """Re-post the table message at the bottom of the channel (after pending notifications), at most
+        once per `REPOST_COOLDOWN` seconds per table, whoever asks.
+
+        Raises:
+            WrongStateError: the game has not started. TableError ``err.repost_cooldown`` (params: table,
+            link, seconds): the table was re-posted less than `REPOST_COOLDOWN` seconds ago.
+        """
+        if table.game is None:
+            raise WrongStateError("err.not_started")
+        now = self._clock.now()
+        last = self.reposted.get(table.id)
+        if last is not None and now - last < REPOST_COOLDOWN:
+            raise TableError("err.repost_cooldown", table=table.id, link=link(table),
+                             seconds=max(1, int(REPOST_COOLDOWN - (now - last) + 0.999)))
+        self.reposted[table.id] = now
+        self._background.spawn(self.repost(table))
+
+    def forget(self, table_id: int) -> None:
+        """The table left memory: drop its re-post time."""
+        self.reposted.pop(table_id, None)
 
     async def repost(self, table: Table) -> None:
         """The presenter posts the table message again (in order with the other notifications)."""

@@ -12,6 +12,7 @@ expires on time, its message edited, as without a restart.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -244,8 +245,7 @@ class ReadyChecks:
                 continue
             self._adopt(old)  # kept while its check is open
             check = self.checks[table_id] = ReadyCheck.from_dict(table_id, data)
-            self._scheduler.arm((table_id, "rematch"), check.deadline,
-                               lambda table_id=table_id: self._expire_rematch(table_id))
+            self._scheduler.arm((table_id, "rematch"), check.deadline, functools.partial(self._expire_rematch, table_id))
             resumed += 1
         if resumed:
             log.info("resumed %d rematch ready checks", resumed)

@@ -30,7 +30,7 @@ from typing import Any
 from bot.engine import Card, CardError, Event, GameView, Play
 from bot.engine import IllegalPlayError as EngineIllegalPlayError
 from bot.houserules.settings import HouseSettingsRepo
-from bot.ratings import Ratings, chica_results
+from bot.ratings import Ratings
 from bot.store import Store
 
 from .background import Background
@@ -44,7 +44,6 @@ from .errors import (
     NotYourTurnError,
     SeatError,
     StaleError,
-    TableError,
     UnknownTableError,
     WrongStateError,
 )
@@ -56,6 +55,7 @@ from .notifier import Notifier
 from .persistence import MesaHook, TableWriter, game_of, table_of_row
 from .players import DEFAULT_LEVEL
 from .presence import Presence, TurnClock
+from .rated import ChicaRecords
 from .rematch import ReadyCheck, ReadyChecks
 from .shared import TableLocks
 from .timers import Clock, Scheduler, SystemClock
@@ -133,13 +133,13 @@ class TableService:
         restores only those servers' open tables and rematch checks, and every other table is loaded
         at its first click (`fetch`). Several processes over one PostgreSQL thus resume each table once."""
         self._languages: dict[int, str] = {}
-        self._reposted: dict[int, float] = {}
 
         self.background = Background()
         self.scheduler = Scheduler(self.clock, self.background.spawn)
-        self.notices = Notices(self.background, notifier, then=self._kick_ai)
+        self.notices = Notices(self.background, self.clock, notifier, then=self._kick_ai)
         self.registry = TableRegistry(self.scheduler, self.clock, self.notices,
                                       pinned=self._pinned, dropped=self._dropped)
+        self.chicas = ChicaRecords(store, self.ratings, self.registry.get)
         self.turns = TurnClock(self.clock, self.scheduler, store, keep=self.registry.keep)
         self.locks = TableLocks(store, self.turns.arm, self.background, self.notices)
         self.writer = TableWriter(store, self.turns, self.mesa_hooks, lambda table: self._record_chicas(table))
@@ -193,6 +193,10 @@ class TableService:
         return self.computer.tasks
 
     @property
+    def _reposted(self) -> dict[int, float]:
+        return self.notices.reposted
+
+    @property
     def _checks(self) -> dict[int, ReadyCheck]:
         return self.rematch.checks
 
@@ -207,7 +211,7 @@ class TableService:
     def _dropped(self, table_id: int) -> None:
         """A table left memory: what the parts keep for it goes too."""
         self.rematch.let_go(table_id)
-        self._reposted.pop(table_id, None)
+        self.notices.forget(table_id)
         self.computer.forget(table_id)
 
     def _adopt(self, table: Table) -> Table:
@@ -250,56 +254,18 @@ class TableService:
 
     # ------------------------------------------------------------------ ratings
 
-    RATING_CATCH_UP_DAYS = 7
-    """Finished tables this recent are checked for unrecorded chicas at startup."""
-
     def is_casual(self, table: Table) -> bool:
-        """True when the chicas of this table must not be rated (still stored and counted in stats).
-
-        The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
-        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints, and a
-        table under house rules unless its server rates them (decided at the start, ``meta["house_rated"]``). Whether games with computer players are rated is the server's
-        ``rate_bots`` setting, decided by the ratings repository.
-        """
-        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints")
-                    or (table.house and not table.meta.get("house_rated", False)))
-
-    def _chica_results(self, table: Table) -> list[Any]:
-        game = table.game
-        if game is None:
-            return []
-        return chica_results(game.events, [s.user_id if s else None for s in table.seats],
-                             guild_id=table.guild_id, table_id=table.id, casual=self.is_casual(table))
+        """True when the chicas of this table must not be rated (`ChicaRecords.is_casual`)."""
+        return self.chicas.is_casual(table)
 
     async def _record_chicas(self, table: Table) -> None:
-        """Inside the store's transaction saving a play that ended a chica: record and rate every
-        finished chica of the table not yet recorded (exactly once: the key is table + chica number).
-
-        A failure is logged and the play is still saved: the startup catch-up records it later."""
-        try:
-            await self.ratings.record_chicas(self._chica_results(table))  # a savepoint of the save
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %d: recording the finished chica failed; it is retried at startup", table.id)
+        """Inside the transaction saving a play that ended a chica: record and rate it (`ChicaRecords.record`)."""
+        await self.chicas.record(table)
 
     async def catch_up_ratings(self) -> int:
-        """Record (and rate) the finished chicas of open and recently finished tables that were not
-        recorded yet, e.g. after a restart. Returns how many were recorded now."""
-        rows = [r for r in await self.store.load_open_tables() if r.game]
-        rows += await self.store.load_finished_tables(self.RATING_CATCH_UP_DAYS)
-        recorded = 0
-        for row in rows:
-            table = self.registry.get(row.id) or table_of_row(row)
-            try:
-                done = await self.ratings.record_chicas(self._chica_results(table))
-            except Exception:
-                log.exception("table %d: ratings catch-up failed", row.id)
-                continue
-            recorded += sum(1 for d in done if d.stored)
-        if recorded:
-            log.info("ratings catch-up recorded %d chicas", recorded)
-        return recorded
+        """Record the finished chicas not recorded yet, e.g. after a restart (`ChicaRecords.catch_up`).
+        Returns how many were recorded now."""
+        return await self.chicas.catch_up()
 
     async def seat_names(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
         """The names users had at their last seat in this guild (boards fall back on them)."""
@@ -603,26 +569,11 @@ class TableService:
         return Played(seat, play, tuple(events))
 
 
-    REPOST_COOLDOWN = 30.0
-    """Seconds (of the service's clock) between two re-posts of one table asked with ``/cuarenta table``."""
-
     def request_repost(self, table: Table) -> None:
-        """Re-post the table message at the bottom of the channel (after pending notifications), at most
-        once per `REPOST_COOLDOWN` seconds per table, whoever asks.
-
-        Raises:
-            WrongStateError: the game has not started. TableError ``err.repost_cooldown`` (params: table,
-            link, seconds): the table was re-posted less than `REPOST_COOLDOWN` seconds ago.
-        """
-        if table.game is None:
-            raise WrongStateError("err.not_started")
-        now = self.clock.now()
-        last = self._reposted.get(table.id)
-        if last is not None and now - last < self.REPOST_COOLDOWN:
-            raise TableError("err.repost_cooldown", table=table.id, link=link(table),
-                             seconds=max(1, int(self.REPOST_COOLDOWN - (now - last) + 0.999)))
-        self._reposted[table.id] = now
-        self.background.spawn(self.notices.repost(table))
+        """Re-post the table message at the bottom of the channel, at most once per
+        `bot.tables.notices.REPOST_COOLDOWN` seconds per table (`Notices.request_repost`, which says what it
+        raises)."""
+        self.notices.request_repost(table)
 
     # ------------------------------------------------------------------ ending
 
