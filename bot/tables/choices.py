@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.engine import GameView, Play
+from bot.engine import Card, GameView, Play
 
 
 def is_caida(play: Play, view: GameView) -> bool:
@@ -47,5 +47,5 @@ def distinct_captures(plays: Iterable[Play], view: GameView) -> tuple[Play, ...]
     return tuple(best.values())
 
 
-def _age(play: Play, order: dict[object, int]) -> tuple[int, ...]:
+def _age(play: Play, order: dict[Card, int]) -> tuple[int, ...]:
     return tuple(sorted(order.get(c, 99) for c in play.captures))

@@ -1,35 +1,63 @@
 """The lobby of a table: open it, sit, seat computer players, leave, start, and the host's changes to its
-house rules. Mixed into `TableService`, which provides ``tables``, ``store``, ``clock``, ``house``,
-``seed_factory``, ``_seating``, ``_save``, ``_after``, ``_start_lobby_clock`` and the presence settings
-(``guild_turn_timer``). Every refusal raises a `TableError` subclass and changes nothing.
+house rules, and the rematch's new mesa. `Lobby` is a part of `bot.tables.service.TableService`. Every
+refusal raises a `TableError` subclass and changes nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
-import copy
+import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.engine import Event, Game, Rules, RulesError
 from bot.houserules.menu import HouseRuleError
 from bot.houserules.menu import apply as apply_house_rules
+from bot.houserules.settings import HouseSettingsRepo
 from bot.store import ChannelBusyError as StoreChannelBusy
+from bot.store import Store
 
 from .errors import ChannelBusyError, NotHostError, NotPlayingError, SeatError, TableError, WrongStateError
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Seat, Table, Timers
+from .memory import TableRegistry
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Seat, Table, link
+from .notices import Notices
+from .persistence import TableWriter
 from .players import DEFAULT_LEVEL, SEAT_LEVELS
-from .presence import clamp_turn_timer
+from .presence import TurnClock, clamp_turn_timer
+from .shared import TableLocks
+from .timers import Clock
 
 log = logging.getLogger(__name__)
 
 
-class LobbyMixin:
-    """Lobby operations of `TableService` (see the module docstring for what the service provides)."""
+class Lobby:
+    """Lobby operations of `TableService`.
 
-    tables: dict[int, Table]
+    Args:
+        store, clock: the tables' store and time. registry: the live tables. locks, writer: hold and save a
+        table. turns: its clocks and the servers' turn timers. notices: tells the presenter. house: the
+        servers' default house rules. seed_factory: makes a game seed. default_preset: a server's rules
+        preset. fetch: a table by id (memory, then store).
+    """
 
+    def __init__(self, store: Store, clock: Clock, registry: TableRegistry, locks: TableLocks,
+                 writer: TableWriter, turns: TurnClock, notices: Notices, house: HouseSettingsRepo,
+                 seed_factory: Callable[[], str], default_preset: Callable[[int], Awaitable[str]],
+                 fetch: Callable[[int], Awaitable[Table]]) -> None:
+        self._store = store
+        self._clock = clock
+        self._registry = registry
+        self._locks = locks
+        self._writer = writer
+        self._turns = turns
+        self._notices = notices
+        self._house = house
+        self.seed_factory = seed_factory
+        self._default_preset = default_preset
+        self._fetch = fetch
+        self.seating = asyncio.Lock()
+        """Serialises every operation that seats a person (create, join, rematch) across all tables, so
+        that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
 
     async def create(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
@@ -37,9 +65,8 @@ class LobbyMixin:
         hints: bool = False, refereed: str | None = None,
     ) -> Table:
         """Open a table in a channel, with the host seated on team A. ``preset`` None: the guild's default
-        rules preset (`default_preset`). ``turn_timer``: seconds per turn (30–300; None: the guild's
-        default, `guild_turn_timer`). ``hints``: a practice table (hands show pistas; never rated).
-        ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
+        rules preset. ``turn_timer``: seconds per turn (30–300; None: the guild's default turn timer).
+        ``hints``: a practice table (hands show pistas; never rated). ``refereed``: the competition that opened it (``"queue"``, ``"league"``, ``"tournament"``;
         `Table.refereed`): its players cannot remove each other, and a league's or a tournament's mesa has
         no rematch (`Table.rematch_allowed`). The lobby closes itself if it has not started within 15
         minutes.
@@ -53,13 +80,13 @@ class LobbyMixin:
             raise TableError("err.illegal")
         house: dict[str, Any] = {}
         if preset is None:
-            preset = await self.default_preset(guild_id)
+            preset = await self._default_preset(guild_id)
             house = await self._default_house(guild_id, preset)
         try:
             Rules.preset(preset)
         except RulesError:
             raise TableError("err.bad_preset", preset=preset) from None
-        async with self._seating:
+        async with self.seating:
             return await self._create_seated(
                 guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale,
                 players=players, preset=preset, guild_name=guild_name, channel_name=channel_name,
@@ -68,7 +95,7 @@ class LobbyMixin:
     async def _default_house(self, guild_id: int, preset: str) -> dict[str, Any]:
         """The server's default house rules on top of ``preset`` (what differs from it), or none when
         they no longer make a valid `Rules` with it (issue 14)."""
-        house = (await self.house.get(guild_id)).house
+        house = (await self._house.get(guild_id)).house
         if not house:
             return {}
         base = Rules.preset(preset)
@@ -86,9 +113,9 @@ class LobbyMixin:
         house: dict[str, Any] | None = None, refereed: str | None = None,
     ) -> Table:
         """`create` under the seating lock: the checks and the new table's insert are one step."""
-        busy = self.table_in_channel(channel_id)
+        busy = self._registry.in_channel(channel_id)
         if busy is not None:
-            raise ChannelBusyError(table=busy.id, link=self.link(busy))
+            raise ChannelBusyError(table=busy.id, link=link(busy))
         self._check_not_seated_elsewhere(user_id, None)
         seats: list[Seat | None] = [None] * players
         seats[0] = Seat(user_id, name, locale=locale)
@@ -99,9 +126,9 @@ class LobbyMixin:
             meta["refereed"] = refereed
         if house:
             meta["house"] = dict(house)
-            meta["house_rated"] = (await self.house.get(guild_id)).rated
+            meta["house_rated"] = (await self._house.get(guild_id)).rated
         try:
-            table_id = await self.store.create_table(
+            table_id = await self._store.create_table(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,
                 seats=[s.to_dict() if s else None for s in seats], meta=meta,
             )
@@ -110,22 +137,15 @@ class LobbyMixin:
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=user_id,
                       players=players, preset=preset, seats=seats, meta=meta)
         table.timers.turn_timer = (clamp_turn_timer(turn_timer) if turn_timer is not None
-                                   else await self.guild_turn_timer(guild_id))
-        self.tables[table_id] = table
-        await self._start_lobby_clock(table)
+                                   else await self._turns.guild_turn_timer(guild_id))
+        self._registry.add(table)
+        await self._turns.start_lobby(table)
         log.info("table %d created in channel %d (%d players, %s)", table_id, channel_id, players, preset)
-        self._after(table, lobby=True)
+        self._notices.after(table, lobby=True)
         return table
 
-    def link(self, table: Table) -> str:
-        """A jump link to the table's current message (or the channel mention)."""
-        message = table.messages.public or table.messages.lobby
-        if message:
-            return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message}"
-        return f"<#{table.channel_id}>"
-
     def _check_not_seated_elsewhere(self, user_id: int, table: Table | None) -> None:
-        other = self.table_of_user(user_id)
+        other = self._registry.of_user(user_id)
         if other is not None and other is not table:
             raise SeatError("err.seated_elsewhere", table=other.id, channel=other.channel_id)
 
@@ -144,8 +164,8 @@ class LobbyMixin:
         Raises:
             WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
         """
-        table = await self.fetch(table_id)
-        async with self._seating, self._held(table), self._unchanged_on_error(table):
+        table = await self._fetch(table_id)
+        async with self.seating, self._locks.held(table), self._writer.unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise SeatError("err.already_seated")
@@ -153,34 +173,12 @@ class LobbyMixin:
             team = self._pick_team(table, team)
             seat = table.free_seats(team)[0]
             table.seats[seat] = Seat(user_id, name, locale=locale)
-            table.seen[seat] = self.clock.now()
+            table.seen[seat] = self._clock.now()
             events = await self._maybe_start(table)
-            await self._save(table)
+            await self._writer.save(table)
         log.info("table %d: user %d joined seat %d", table.id, user_id, seat)
-        self._after(table, lobby=True, events=events)
+        self._notices.after(table, lobby=True, events=events)
         return team
-
-    @contextlib.asynccontextmanager
-    async def _unchanged_on_error(self, table: Table) -> AsyncIterator[None]:
-        """Under the table lock: if the change cannot be persisted, the table is put back as it was
-        (seats, with their away flags, host, status, seed, game, timers, casual flag and meta)."""
-        seats = [s.to_dict() if s is not None else None for s in table.seats]
-        host, status, seed, casual = table.host_id, table.status, table.seed, table.casual
-        game = table.game
-        snapshot = game.snapshot() if game is not None else None
-        timers = table.timers.to_dict()
-        meta = copy.deepcopy(table.meta)
-        try:
-            yield
-        except BaseException:
-            table.seats = [Seat.from_dict(s) if s is not None else None for s in seats]
-            table.host_id, table.status, table.seed, table.casual = host, status, seed, casual
-            table.game = game
-            if game is not None and snapshot is not None:
-                game.restore(snapshot)
-            table.timers = Timers.from_dict(timers)
-            table.meta = meta
-            raise
 
     def _pick_team(self, table: Table, team: int | None) -> int:
         if team is None:
@@ -204,8 +202,8 @@ class LobbyMixin:
         """
         if level not in SEAT_LEVELS:
             raise TableError("err.illegal")
-        table = await self.fetch(table_id)
-        async with self._held(table), self._unchanged_on_error(table):
+        table = await self._fetch(table_id)
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             self._require_lobby(table)
             if table.seat_of(user_id) is None:
                 raise NotPlayingError("err.not_seated")
@@ -216,26 +214,23 @@ class LobbyMixin:
             except SeatError:
                 raise SeatError("err.no_seat_for_bot") from None
             seat = table.free_seats(team)[0]
-            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
+            table.seen[table.seat_of(user_id)] = self._clock.now()  # type: ignore[index]
             number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
             table.seats[seat] = Seat(None, "", ai=level, ai_number=number)
             events = await self._maybe_start(table)
-            await self._save(table)
+            await self._writer.save(table)
         log.info("table %d: computer player %d in seat %d", table.id, number, seat)
-        self._after(table, lobby=True, events=events)
+        self._notices.after(table, lobby=True, events=events)
         return team
 
-    async def leave(self, table_id: int, *, user_id: int) -> LeaveResult:
+    async def leave(self, table: Table, user_id: int) -> LeaveResult:
         """Unseat a user from a lobby. When the host leaves, the next person seated becomes host; with
         nobody left, the table closes.
 
         Raises:
             WrongStateError: the table started or ended. SeatError: not seated.
         """
-        table = await self.fetch(table_id)
-        if table.status == PLAYING:  # mid-game: a computer player takes the seat (issue 6)
-            return await self.leave_game(table_id, user_id=user_id)
-        async with self._held(table), self._unchanged_on_error(table):
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             self._require_lobby(table)
             seat = table.seat_of(user_id)
             if seat is None:
@@ -250,12 +245,12 @@ class LobbyMixin:
                 else:
                     table.status = CLOSED
                     result = LeaveResult(True, None)
-            await self._save(table)
+            await self._writer.save(table)
         log.info("table %d: user left seat %d%s", table.id, seat, " (closed)" if result.closed else "")
         if result.closed:
-            self._after(table, closed=True)
+            self._notices.after(table, closed=True)
         else:
-            self._after(table, lobby=True)
+            self._notices.after(table, lobby=True)
         return result
 
     async def start(self, table_id: int, *, user_id: int) -> None:
@@ -264,20 +259,20 @@ class LobbyMixin:
         Raises:
             WrongStateError: not a lobby. NotHostError: not the host.
         """
-        table = await self.fetch(table_id)
-        async with self._held(table), self._unchanged_on_error(table):
+        table = await self._fetch(table_id)
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:
                 raise NotHostError()
-            table.seen[table.seat_of(user_id)] = self.clock.now()  # type: ignore[index]
+            table.seen[table.seat_of(user_id)] = self._clock.now()  # type: ignore[index]
             number = max((s.ai_number for s in table.seats if s is not None), default=0)
             for i, seat in enumerate(table.seats):
                 if seat is None:
                     number += 1
                     table.seats[i] = Seat(None, "", ai=DEFAULT_LEVEL, ai_number=number)
             events = await self._maybe_start(table)
-            await self._save(table)
-        self._after(table, lobby=True, events=events)
+            await self._writer.save(table)
+        self._notices.after(table, lobby=True, events=events)
 
     async def change_lobby(self, table_id: int, *, user_id: int, change: Callable[[Table], None]) -> Table:
         """A host's change to a lobby's settings (its house rules): ``change(table)`` mutates the table
@@ -288,26 +283,26 @@ class LobbyMixin:
             WrongStateError: not a lobby. NotHostError ``err.host_only_house``: not the host. Whatever
             ``change`` raises.
         """
-        table = await self.fetch(table_id)
-        async with self._held(table), self._unchanged_on_error(table):
+        table = await self._fetch(table_id)
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             self._require_lobby(table)
             if table.host_id != user_id:
                 raise NotHostError("err.host_only_house")
             change(table)
-            await self._save(table)
-        self._after(table, lobby=True)
+            await self._writer.save(table)
+        self._notices.after(table, lobby=True)
         return table
 
     async def refresh_lobbies(self, guild_id: int, change: Callable[[Table], bool]) -> int:
         """Apply a server setting's ``change`` to each open lobby of ``guild_id`` under its lock; a lobby
         the change touched (it returns True) is persisted and re-rendered. Returns how many changed."""
         changed = 0
-        for table in [t for t in self.tables.values() if t.guild_id == guild_id and t.status == LOBBY]:
-            async with self._held(table), self._unchanged_on_error(table):
+        for table in [t for t in self._registry.tables.values() if t.guild_id == guild_id and t.status == LOBBY]:
+            async with self._locks.held(table), self._writer.unchanged_on_error(table):
                 if table.status != LOBBY or not change(table):
                     continue
-                await self._save(table)  # type: ignore[attr-defined]
-            self._after(table, lobby=True)  # type: ignore[attr-defined]
+                await self._writer.save(table)
+            self._notices.after(table, lobby=True)
             changed += 1
         return changed
 
@@ -319,6 +314,57 @@ class LobbyMixin:
         table.game = Game.new(table.rules, table.players, table.seed)
         table.status = PLAYING
         if table.house:  # decided once, at the start, as the lobby said (issue 14)
-            table.meta["house_rated"] = (await self.house.get(table.guild_id)).rated
+            table.meta["house_rated"] = (await self._house.get(table.guild_id)).rated
         log.info("table %d started", table.id)
         return list(table.game.events)
+
+    async def open_rematch(self, old: Table, user_id: int) -> Table:
+        """Every person of the finished ``old`` accepted a rematch: open a new table in its channel with the
+        same seats (``user_id`` its host) and deal (its lobby and table messages follow).
+
+        Raises:
+            ChannelBusyError (another table is open in the channel), SeatError (someone sits at another
+            table).
+        """
+        async with self.seating:
+            return await self._open_rematch(old, user_id)
+
+    async def _open_rematch(self, old: Table, user_id: int) -> Table:
+        """Open a new table in the channel of the finished ``old`` with the same seats (``user_id`` its
+        host) and start it at once, under the seating lock (`open_rematch`). A second
+        call (the rematch of ``old`` is already open and ``user_id`` sits there) gets that same table back.
+
+        Raises:
+            ChannelBusyError (another table is open in the channel), SeatError (someone sits at another
+            table).
+        """
+        busy = self._registry.in_channel(old.channel_id)
+        if busy is not None:
+            if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:
+                return busy
+            raise ChannelBusyError(table=busy.id, link=link(busy))
+        for _, seat in old.humans():
+            other = self._registry.of_user(seat.user_id)  # type: ignore[arg-type]
+            if other is not None and seat.user_id != user_id:
+                raise SeatError("err.player_seated_elsewhere", name=seat.name, table=other.id,
+                                channel=other.channel_id)
+            self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
+        seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
+        meta = {**{k: v for k, v in old.meta.items() if k not in ("casual", "refereed", "queue_match", Table.SEAT_HISTORY)},
+                "rematch_of": old.id}  # a rematch is a casual table, even after a queue match
+        try:
+            table_id = await self._store.create_table(
+                guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
+                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=meta,
+            )
+        except StoreChannelBusy:
+            raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
+        table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
+                      players=old.players, preset=old.preset, seats=seats, meta=meta)
+        table.timers.turn_timer = old.timers.turn_timer
+        self._registry.add(table)
+        async with self._locks.held(table):
+            events = await self._maybe_start(table)
+            await self._writer.save(table)
+        self._notices.after(table, lobby=True, events=events)
+        return table

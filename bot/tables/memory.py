@@ -1,28 +1,27 @@
-"""Ended tables leave memory.
+"""The live tables of a process, and how ended ones leave memory.
 
-A finished or closed table stays in `TableService.tables` for `KEEP_ENDED` seconds of the service's clock
-after its last change: its closing messages, its rematch check, its record and "why?" buttons are served
-from memory meanwhile. Then it is dropped, with what this process keeps for it (an ended rematch check,
-the re-post cooldown, the presenter's per-table state through the notifier's optional ``forget``);
-`TableService.fetch` reads it from the store whenever it is asked for again, as after a restart; a rematch
-asked for on it keeps that copy again (`MemoryMixin._adopt`), so that every answer to its ready check
-shares one object and its locks.
+`TableRegistry` holds every table this process serves (``tables``, by id). A finished or closed table
+stays for `KEEP_ENDED` seconds of the service's clock after its last change: its closing messages, its
+rematch check, its record and "why?" buttons are served from memory meanwhile. Then it is dropped, with
+what the other parts keep for it (an ended rematch check, the re-post cooldown, the computer player's task:
+the ``dropped`` callback) and the presenter's per-table state (`bot.tables.notifier.Notifier.forget`);
+`bot.tables.TableService.fetch` reads it from the store whenever it is asked for again, as after a restart;
+a rematch asked for on it keeps that copy again (`TableRegistry.adopt`), so that every answer to its ready
+check shares one object and its locks.
 
 Without this a long-running bot keeps every mesa it ever dealt: a finished game holds its plays and events
 (~200 KB in memory, ``python bench/engine.py``), and the scans of the open tables that every click makes
-(`TableService.table_of_user`, `TableService.table_in_channel`) walk every table ever dealt.
-
-Mixed into `TableService` (which provides ``tables``, ``clock``, ``scheduler``, ``notifier``, ``_checks``,
-``_reposted`` and ``_ai_tasks``).
+(`TableRegistry.of_user`, `TableRegistry.in_channel`) walk every table ever dealt.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
 
 from .model import Table
-from .rematch import ACCEPTED, OPEN
+from .notices import Notices
+from .timers import Clock, Scheduler
 
 log = logging.getLogger(__name__)
 
@@ -31,61 +30,83 @@ KEEP_ENDED = 15 * 60.0
 answers and end are changes too); never less than while a check on it is open."""
 
 
-class MemoryMixin:
-    """Drop ended tables from memory (see the module docstring)."""
+class TableRegistry:
+    """The tables in memory, and their eviction once ended.
 
-    def _adopt(self, table: Table) -> Table:
-        """Keep ``table``, a copy just read from the store, in memory (and arm its alarms: an ended one is
-        dropped again `KEEP_ENDED` seconds from now); if another task kept a copy of it meanwhile, that
-        one is returned instead, so that every caller holds one object and its locks."""
-        kept: Table | None = self.tables.get(table.id)  # type: ignore[attr-defined]
+    Args:
+        scheduler, clock: arm the alarm that drops an ended table.
+        notices: its presenter is told to forget a dropped table.
+        pinned: ``pinned(table_id)`` is True while something still needs the ended table (an open rematch
+            check); it is then kept, and the pin's end calls `keep` again.
+        dropped: ``dropped(table_id)`` after a table left memory (or its alarm found it gone already).
+    """
+
+    def __init__(self, scheduler: Scheduler, clock: Clock, notices: Notices, *,
+                 pinned: Callable[[int], bool], dropped: Callable[[int], None]) -> None:
+        self.tables: dict[int, Table] = {}
+        self._scheduler = scheduler
+        self._clock = clock
+        self._notices = notices
+        self._pinned = pinned
+        self._dropped = dropped
+
+    def get(self, table_id: int) -> Table | None:
+        """The table in memory, or None."""
+        return self.tables.get(table_id)
+
+    def add(self, table: Table) -> None:
+        """Keep a table just opened or restored."""
+        self.tables[table.id] = table
+
+    def adopt(self, table: Table) -> Table:
+        """Keep ``table``, a copy just read from the store, and return it; if another task kept a copy of it
+        meanwhile, that one is returned instead, so that every caller holds one object and its locks. (The
+        caller arms the alarms of a table it kept.)"""
+        kept = self.tables.get(table.id)
         if kept is not None:
             return kept
-        self.tables[table.id] = table  # type: ignore[attr-defined]
-        self._arm(table)  # type: ignore[attr-defined]
+        self.tables[table.id] = table
         return table
 
-    def _keep(self, table: Table) -> None:
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel, or None."""
+        for table in self.tables.values():
+            if table.channel_id == channel_id and table.is_open:
+                return table
+        return None
+
+    def of_user(self, user_id: int) -> Table | None:
+        """The open table where a user sits, or None (a user sits at one table at a time)."""
+        for table in self.tables.values():
+            if table.is_open and table.seat_of(user_id) is not None:
+                return table
+        return None
+
+    def open_in_guild(self, guild_id: int) -> list[Table]:
+        """The open tables of a server."""
+        return [t for t in self.tables.values() if t.guild_id == guild_id and t.is_open]
+
+    def keep(self, table: Table) -> None:
         """After a change of ``table`` was saved: an ended table is forgotten `KEEP_ENDED` seconds from
         now (every later change moves that on); an open one is kept."""
         key = (table.id, "forget")
         if table.is_open:
-            self.scheduler.cancel(key)  # type: ignore[attr-defined]
+            self._scheduler.cancel(key)
             return
-        self.scheduler.arm(key, self.clock.now() + KEEP_ENDED,  # type: ignore[attr-defined]
-                           lambda: self._forget(table.id))
+        table_id = table.id
+        self._scheduler.arm(key, self._clock.now() + KEEP_ENDED, lambda: self.forget(table_id))
 
-    async def _forget(self, table_id: int) -> None:
+    async def forget(self, table_id: int) -> None:
         """Drop the ended table ``table_id`` from memory, after the notifications queued for it (its notify
-        lock). A table that opened again (a reload from another process) is kept, and so is one whose
-        rematch check is open: the check's end arms this alarm again (`_rematch_changed`)."""
-        table: Table | None = self.tables.get(table_id)  # type: ignore[attr-defined]
+        lock). A table that opened again (a reload from another process) is kept, and so is a pinned one."""
+        table = self.tables.get(table_id)
         if table is None:
-            self._let_checks_go(table_id)
+            self._dropped(table_id)
             return
         async with table.notify_lock:
-            check = self._checks.get(table_id)  # type: ignore[attr-defined]
-            if (self.tables.get(table_id) is not table or table.is_open  # type: ignore[attr-defined]
-                    or (check is not None and check.status == OPEN)):
+            if self.tables.get(table_id) is not table or table.is_open or self._pinned(table_id):
                 return
-            del self.tables[table_id]  # type: ignore[attr-defined]
-            self._let_checks_go(table_id)
-            self._reposted.pop(table_id, None)  # type: ignore[attr-defined]
-            self._ai_tasks.pop(table_id, None)  # type: ignore[attr-defined]
-            forget: Any = getattr(self.notifier, "forget", None)  # type: ignore[attr-defined]
-            if forget is not None:
-                forget(table)
+            del self.tables[table_id]
+            self._dropped(table_id)
+            self._notices.notifier.forget(table)
         log.debug("table %d: ended, dropped from memory", table_id)
-
-    def _let_checks_go(self, table_id: int) -> None:
-        """``table_id`` left memory: forget its ended ready check, unless that check dealt a rematch that is
-        still being played (a late «Revancha» or «Acepto» on the old messages still answers with it), and
-        forget every check that dealt ``table_id`` itself."""
-        checks = self._checks  # type: ignore[attr-defined]
-        check = checks.get(table_id)
-        if check is not None and check.status != OPEN:
-            new = self.tables.get(check.new_table) if check.status == ACCEPTED else None  # type: ignore[attr-defined]
-            if new is None or not new.is_open:
-                del checks[table_id]
-        for old_id in [k for k, c in checks.items() if c.status == ACCEPTED and c.new_table == table_id]:
-            del checks[old_id]

@@ -296,3 +296,12 @@ class LeaveResult:
 
     closed: bool
     new_host: Seat | None
+
+
+def link(table: Table) -> str:
+    """A jump link to the table's current message (its table message, else its lobby), or the channel
+    mention when it has none yet."""
+    message = table.messages.public or table.messages.lobby
+    if message:
+        return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{message}"
+    return f"<#{table.channel_id}>"

@@ -1,7 +1,8 @@
 """The small interface through which the table service tells the presenter what changed.
 
 The service never imports discord: the Discord presenter (`bot.ui.notifier.DiscordNotifier`) implements
-this protocol, and tests may use `NullNotifier` or a recorder.
+this protocol in full, and tests use `NullNotifier` (or a recorder built on it) where nothing is shown.
+Every method is called; a presenter that has nothing to do for one implements it as a no-op.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from bot.engine import Event
 
 if TYPE_CHECKING:
     from .model import Table
+    from .rematch import ReadyCheck
 
 
 class Notifier(Protocol):
     """What the presenter is told. Calls come after the change is persisted, outside the table lock,
-    in the order the changes happened (per table)."""
+    in the order the changes happened (per table, under the table's ``notify_lock``)."""
 
     async def lobby_changed(self, table: Table) -> None:
         """Seats, host or status of a lobby changed (post or edit the lobby message)."""
@@ -36,21 +38,25 @@ class Notifier(Protocol):
 
     async def reloaded(self, table: Table, hand: int | None) -> None:
         """Another process changed the table; this process reloaded it (with hand ``hand`` in play, None
-        before the game) and saved a change (`bot.tables.shared`; optional for presenters): take over what
-        the stored message ids say is due. Comes before the notice of that change."""
+        before the game) and saved a change (`bot.tables.shared`): take over what the stored message ids
+        say is due. Comes before the notice of that change."""
 
     async def table_note(self, table: Table, kind: str, **params: object) -> None:
-        """A table event to say in words (issue 6; optional for presenters): ``reminder`` (seat, deadline),
-        ``expired`` / ``away`` / ``back`` (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id),
-        ``host`` (name, user_id), ``lobby_timeout``."""
+        """A table event to say in words: ``reminder`` (seat, deadline), ``expired`` / ``away`` / ``back``
+        (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id, locale, ended), ``host`` (name,
+        user_id), ``lobby_timeout``."""
+
+    async def rematch_changed(self, table: Table, check: ReadyCheck) -> None:
+        """The rematch ready check of the finished ``table`` opened, got an answer or ended: post or edit
+        its message (and set ``check.message_id`` once posted)."""
 
     def forget(self, table: Table) -> None:
-        """The ended table left the service's memory (`bot.tables.memory`; optional for presenters): drop
-        what is kept for it. Called under its notify lock, after its last notification."""
+        """The ended table left the service's memory (`bot.tables.memory`): drop what is kept for it.
+        Called under its notify lock, after its last notification."""
 
 
 class NullNotifier:
-    """A notifier that does nothing (service tests)."""
+    """A notifier that does nothing (service tests; a base for test recorders that watch a few calls)."""
 
     async def lobby_changed(self, table: Table) -> None:
         """Ignore."""
@@ -67,5 +73,14 @@ class NullNotifier:
     async def resumed(self, table: Table) -> None:
         """Ignore."""
 
+    async def reloaded(self, table: Table, hand: int | None) -> None:
+        """Ignore."""
+
     async def table_note(self, table: Table, kind: str, **params: object) -> None:
+        """Ignore."""
+
+    async def rematch_changed(self, table: Table, check: ReadyCheck) -> None:
+        """Ignore."""
+
+    def forget(self, table: Table) -> None:
         """Ignore."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.ai import GreedyPlayer, rng_for
+from bot.ai import GreedyPlayer, Player, player_for, rng_for
 from bot.engine import GameView, Play
 
 DEFAULT_LEVEL = "medio"
@@ -15,7 +15,7 @@ DEFAULT_LEVEL = "medio"
 SEAT_LEVELS: tuple[str, ...] = ("facil", "medio", "dificil")
 """The levels that can sit at a table; ``greedy`` is an internal baseline (tests, benchmarks), never a seat."""
 
-_PLAYERS: dict[str, Callable[[], object]] = {"greedy": GreedyPlayer}
+_PLAYERS: dict[str, Callable[[], Player]] = {"greedy": GreedyPlayer}
 
 
 def available_levels() -> tuple[str, ...]:
@@ -23,19 +23,17 @@ def available_levels() -> tuple[str, ...]:
     return tuple(_PLAYERS)
 
 
-def register_level(name: str, factory: Callable[[], object]) -> None:
+def register_level(name: str, factory: Callable[[], Player]) -> None:
     """Make a computer-player level available (e.g. facil/medio/dificil from `bot.ai`). ``factory()``
     returns an object with ``choose(view, rng) -> Play``."""
     _PLAYERS[name] = factory
 
 
-def _player(level: str) -> object:
+def _player(level: str) -> Player:
     factory = _PLAYERS.get(level)
     if factory is not None:
         return factory()
     try:  # the levels bot.ai offers by name (facil, medio, dificil …)
-        from bot.ai import player_for  # type: ignore[attr-defined]
-
         return player_for(level)
     except (ImportError, ValueError):
         return GreedyPlayer()
@@ -49,4 +47,4 @@ def choose_play(level: str, seed: int | str, view: GameView) -> Play:
     Raises:
         ValueError: it is not the view's seat's turn.
     """
-    return _player(level).choose(view, rng_for(seed, view))  # type: ignore[attr-defined]
+    return _player(level).choose(view, rng_for(seed, view))

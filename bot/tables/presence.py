@@ -2,7 +2,8 @@
 kicks, members removed from the server, the lobby timeout, "everyone gone", deleted channels, and timers
 that resume after a restart.
 
-`PresenceMixin` is part of `bot.tables.service.TableService` (kept in its own module). The rules:
+Two parts of `bot.tables.service.TableService`: `TurnClock` keeps each table's deadlines and alarms, and
+`Presence` handles what happens when they ring and when people come and go. The rules:
 
 - Every person's turn has an absolute deadline (``table.timers.deadline``, UTC seconds of the service's
   `Clock`), set when the turn starts and stored with the table in the same transaction as the play.
@@ -20,13 +21,15 @@ that resume after a restart.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.store import Store
 
 from .errors import NotHostError, SeatError, WrongStateError
 from .model import CLOSED, LOBBY, PLAYING, LeaveResult, Seat, Table
+from .notices import Notices
 from .players import choose_play
 from .timers import (
     LOBBY_TIMEOUT,
@@ -35,7 +38,14 @@ from .timers import (
     TURN_TIMER_DEFAULT,
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
+    Clock,
+    Scheduler,
 )
+
+if TYPE_CHECKING:
+    from .memory import TableRegistry
+    from .persistence import TableWriter
+    from .shared import TableLocks
 
 log = logging.getLogger(__name__)
 
@@ -53,32 +63,55 @@ def clamp_turn_timer(seconds: int | None) -> int:
     return max(TURN_TIMER_MIN, min(TURN_TIMER_MAX, int(seconds)))
 
 
-class PresenceMixin:
-    """Timers and people coming and going; mixed into `TableService` (which provides ``tables``,
-    ``store``, ``clock``, ``scheduler``, ``notifier``, ``offload``, ``_save``, ``_apply``, ``_after``,
-    ``_spawn``)."""
+def mark_casual(table: Table) -> None:
+    """From now on the mesa is casual (unrated): ``tables.casual`` and ``meta["casual"]``."""
+    table.casual = True
+    table.meta["casual"] = True
 
-    tables: dict[int, Table]
 
-    # ------------------------------------------------------------------ settings
+class TurnAlarms(Protocol):
+    """What a table's alarms call (`Presence` implements it)."""
+
+    async def remind(self, table_id: int, nonce: int) -> None:
+        """The turn ``nonce`` reached its reminder."""
+
+    async def expire(self, table_id: int, nonce: int) -> None:
+        """The turn ``nonce`` ran out."""
+
+    async def lobby_expire(self, table_id: int) -> None:
+        """The lobby did not start in time."""
+
+
+class TurnClock:
+    """Each table's deadlines (stored in ``table.timers``) and the alarms armed from them.
+
+    Args:
+        clock, scheduler: time and the alarms. store: saves the timers alone.
+        keep: after each arming, decides whether an ended table stays in memory
+            (`bot.tables.memory.TableRegistry.keep`).
+    """
+
+    def __init__(self, clock: Clock, scheduler: Scheduler, store: Store, keep: Callable[[Table], None]) -> None:
+        self._clock = clock
+        self._scheduler = scheduler
+        self._store = store
+        self._keep = keep
+        self._alarms: TurnAlarms | None = None
+
+    def bind(self, alarms: TurnAlarms) -> None:
+        """Set what the alarms call (once, when the service is put together)."""
+        self._alarms = alarms
 
     async def guild_turn_timer(self, guild_id: int) -> int:
         """A server's default turn timer (the stored setting, else 90 s)."""
-        stored = await self.store.guild_turn_timer(guild_id)  # type: ignore[attr-defined]
+        stored = await self._store.guild_turn_timer(guild_id)
         return clamp_turn_timer(stored)
 
     async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
         """Set a server's default turn timer (30–300 s; for ``/cuarenta settings``)."""
-        await self.store.set_guild_turn_timer(guild_id, clamp_turn_timer(seconds))  # type: ignore[attr-defined]
+        await self._store.set_guild_turn_timer(guild_id, clamp_turn_timer(seconds))
 
-    # ------------------------------------------------------------------ clocks
-
-    def _mark_casual(self, table: Table) -> None:
-        """From now on the mesa is casual (unrated): ``tables.casual`` and ``meta["casual"]``."""
-        table.casual = True
-        table.meta["casual"] = True
-
-    def _sync_timers(self, table: Table) -> None:
+    def sync(self, table: Table) -> None:
         """Under the lock, before saving: bring the turn deadline in line with whose turn it is."""
         tm = table.timers
         if table.status != LOBBY:
@@ -94,43 +127,45 @@ class PresenceMixin:
             return
         if tm.deadline is not None and tm.nonce == table.nonce and tm.seat == seat:
             return
-        tm.deadline = self.clock.now() + tm.turn_timer  # type: ignore[attr-defined]
+        tm.deadline = self._clock.now() + tm.turn_timer
         tm.nonce, tm.seat, tm.reminded = table.nonce, seat, False
 
-    def _arm(self, table: Table) -> None:
+    def arm(self, table: Table) -> None:
         """Set (or drop) the table's alarms from its stored clocks, and the one that drops it from memory
         once it ended (`bot.tables.memory`)."""
-        scheduler = self.scheduler  # type: ignore[attr-defined]
+        alarms = self._alarms
+        assert alarms is not None, "TurnClock.bind was not called"
+        scheduler = self._scheduler
         tm = table.timers
         tid = table.id
         if table.status == PLAYING and tm.deadline is not None:
             nonce = tm.nonce
-            scheduler.arm((tid, "turn"), tm.deadline, lambda: self._expire(tid, nonce))
+            scheduler.arm((tid, "turn"), tm.deadline, lambda: alarms.expire(tid, nonce))
             if not tm.reminded:
                 remind_at = tm.deadline - tm.turn_timer * (1 - REMIND_AT)
-                scheduler.arm((tid, "remind"), remind_at, lambda: self._remind(tid, nonce))
+                scheduler.arm((tid, "remind"), remind_at, lambda: alarms.remind(tid, nonce))
             else:
                 scheduler.cancel((tid, "remind"))
         else:
             scheduler.cancel((tid, "turn"))
             scheduler.cancel((tid, "remind"))
         if table.status == LOBBY and tm.lobby_deadline is not None:
-            scheduler.arm((tid, "lobby"), tm.lobby_deadline, lambda: self._lobby_expire(tid))
+            scheduler.arm((tid, "lobby"), tm.lobby_deadline, lambda: alarms.lobby_expire(tid))
         else:
             scheduler.cancel((tid, "lobby"))
-        self._keep(table)  # type: ignore[attr-defined]  # an ended table leaves memory later (MemoryMixin)
+        self._keep(table)  # an ended table leaves memory later
 
-    async def _start_lobby_clock(self, table: Table) -> None:
+    async def start_lobby(self, table: Table) -> None:
         """A new lobby: it closes itself after `LOBBY_TIMEOUT` unless it starts."""
-        table.timers.lobby_deadline = self.clock.now() + LOBBY_TIMEOUT  # type: ignore[attr-defined]
-        table.version = await self.store.save_timers(table.id, table.timers.to_dict())  # type: ignore[attr-defined]
-        self._arm(table)
+        table.timers.lobby_deadline = self._clock.now() + LOBBY_TIMEOUT
+        table.version = await self._store.save_timers(table.id, table.timers.to_dict())
+        self.arm(table)
 
-    async def _resume_clocks(self, table: Table) -> None:
+    async def resume(self, table: Table) -> None:
         """After a restart: re-arm with the time that was left (a short grace when it ran out while the bot
         was down), and store any deadline moved."""
         tm = table.timers
-        now = self.clock.now()  # type: ignore[attr-defined]
+        now = self._clock.now()
         before = tm.to_dict()
         if table.status == LOBBY:
             if tm.lobby_deadline is None:
@@ -142,84 +177,86 @@ class PresenceMixin:
                 if tm.deadline <= now:
                     tm.deadline = now + min(RESTART_GRACE, tm.turn_timer)
             else:
-                self._sync_timers(table)
+                self.sync(table)
         if tm.to_dict() != before:
-            table.version = await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
-        self._arm(table)
+            table.version = await self._store.save_timers(table.id, tm.to_dict())
+        self.arm(table)
 
-    def _note(self, table: Table, kind: str, **params: Any) -> None:
-        """Tell the presenter about a table event in words (reminder, timeout, away, back, left …), in order
-        with the other notifications."""
-        self._tell(table, "table_note", kind, **params)
+    async def save_timers(self, table: Table) -> None:
+        """Store the table's timers alone (a reminder marked sent)."""
+        table.version = await self._store.save_timers(table.id, table.timers.to_dict())
 
-    def _tell(self, table: Table, method: str, *args: Any, **params: Any) -> None:
-        """Call the presenter's optional ``method(table, *args, **params)`` in the background, in order
-        with the table's other notifications (under its notify lock); a failure is logged. Presenters
-        without the method are skipped."""
-        call = getattr(self.notifier, method, None)  # type: ignore[attr-defined]
-        if call is None:
-            return
 
-        async def run() -> None:
-            async with table.notify_lock:
-                try:
-                    await call(table, *args, **params)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("table %d: %s failed", table.id, method)
+class Presence:
+    """Alarms that ring (`TurnAlarms`) and people who come and go.
 
-        self._spawn(run())  # type: ignore[attr-defined]
+    Args:
+        clock: the service's clock. registry: the live tables. locks, writer: hold and save a table.
+        turns: its clocks. notices: tells the presenter. offload: runs the substitute's move off the loop.
+        fetch: a table by id (memory, then store).
+    """
 
-    async def _remind(self, table_id: int, nonce: int) -> None:
+    def __init__(self, clock: Clock, registry: TableRegistry, locks: TableLocks, writer: TableWriter,
+                 turns: TurnClock, notices: Notices, offload: Callable[..., Awaitable[Any]],
+                 fetch: Callable[[int], Awaitable[Table]]) -> None:
+        self._clock = clock
+        self._registry = registry
+        self._locks = locks
+        self._writer = writer
+        self._turns = turns
+        self._notices = notices
+        self._offload = offload
+        self._fetch = fetch
+
+    async def remind(self, table_id: int, nonce: int) -> None:
         """The 2/3 reminder (once per deadline, also across restarts)."""
-        table = self.tables.get(table_id)
+        table = self._registry.get(table_id)
         if table is None:
             return
-        async with self._held(table):
+        async with self._locks.held(table):
             tm = table.timers
             if (table.status != PLAYING or table.nonce != nonce or tm.nonce != nonce or tm.deadline is None
                     or tm.reminded):
                 return
             tm.reminded = True
-            table.version = await self.store.save_timers(table.id, tm.to_dict())  # type: ignore[attr-defined]
+            await self._turns.save_timers(table)
             seat, deadline = tm.seat, tm.deadline
         log.info("table %d: reminded seat %d", table.id, seat)
-        self._note(table, "reminder", seat=seat, deadline=deadline)
+        self._notices.note(table, "reminder", seat=seat, deadline=deadline)
 
-    async def _expire(self, table_id: int, nonce: int) -> None:
+    async def expire(self, table_id: int, nonce: int) -> None:
         """A turn ran out: the seat plays the ``medio`` move; the second expiry in a row makes it away."""
-        table = self.tables.get(table_id)
+        table = self._registry.get(table_id)
         if table is None:
             return
-        async with self._held(table):
+        async with self._locks.held(table):
             tm = table.timers
             game = table.game
             if (table.status != PLAYING or game is None or table.nonce != nonce or tm.nonce != nonce
                     or tm.deadline is None):
                 return
-            if self.clock.now() < tm.deadline:  # type: ignore[attr-defined]
-                self._arm(table)
+            if self._clock.now() < tm.deadline:
+                self._turns.arm(table)
                 return
             seat = game.to_play
             person = table.seats[seat] if seat is not None else None
             if seat is None or person is None or person.autoplays:
                 return
-            play = await self.offload(choose_play, SUBSTITUTE_LEVEL, game.seed, game.view(seat))  # type: ignore[attr-defined]
+            play = await self._offload(choose_play, SUBSTITUTE_LEVEL, game.seed, game.view(seat))
             strikes = tm.strikes.get(str(seat), 0) + 1
             tm.strikes[str(seat)] = strikes
             away = strikes >= EXPIRIES_TO_AWAY
             if away:
                 person.away = True
-                self._mark_casual(table)
-            events = await self._apply(table, seat, play)  # type: ignore[attr-defined]
+                mark_casual(table)
+            events = await self._writer.apply(table, seat, play)
             table.timed_out[seat] = play.card.code
             closed = self._close_if_nobody_left(table)
             if closed:
-                await self._save(table)  # type: ignore[attr-defined]
+                await self._writer.save(table)
         log.info("table %d: seat %d timed out (%d in a row)%s", table.id, seat, strikes, " — away" if away else "")
-        self._note(table, "away" if away else "expired", seat=seat)
-        self._after(table, events=events, closed=closed)  # type: ignore[attr-defined]
+        self._notices.note(table, "away" if away else "expired", seat=seat)
+        self._notices.after(table, events=events, closed=closed)
 
     def _close_if_nobody_left(self, table: Table) -> bool:
         """Under the lock: end a table in play where no person is left who is not away."""
@@ -229,38 +266,38 @@ class PresenceMixin:
             return True
         return False
 
-    async def _lobby_expire(self, table_id: int) -> None:
+    async def lobby_expire(self, table_id: int) -> None:
         """A lobby that did not start in time closes and frees its seats."""
-        table = self.tables.get(table_id)
+        table = self._registry.get(table_id)
         if table is None:
             return
-        async with self._held(table):
+        async with self._locks.held(table):
             tm = table.timers
             if table.status != LOBBY or tm.lobby_deadline is None:
                 return
-            if self.clock.now() < tm.lobby_deadline:  # type: ignore[attr-defined]
-                self._arm(table)
+            if self._clock.now() < tm.lobby_deadline:
+                self._turns.arm(table)
                 return
             table.status = CLOSED
-            await self._save(table)  # type: ignore[attr-defined]
+            await self._writer.save(table)
         log.info("table %d: lobby timed out", table.id)
-        self._note(table, "lobby_timeout")
-        self._after(table, closed=True)  # type: ignore[attr-defined]
+        self._notices.note(table, "lobby_timeout")
+        self._notices.after(table, closed=True)
 
     # ------------------------------------------------------------------ coming back
 
-    async def _come_back(self, table: Table, seat: int) -> bool:
+    async def come_back(self, table: Table, seat: int) -> bool:
         """Under the lock: a person's own action (a click on their hand). Clears their strikes; when they
         were away, they take their seat back (persisted). Returns True when they were away."""
         person = table.seats[seat]
-        table.seen[seat] = self.clock.now()  # type: ignore[attr-defined]
+        table.seen[seat] = self._clock.now()
         table.timers.strikes.pop(str(seat), None)
         if person is None or not person.away:
             return False
         person.away = False
-        await self._save(table)  # type: ignore[attr-defined]
+        await self._writer.save(table)
         log.info("table %d: seat %d is back", table.id, seat)
-        self._note(table, "back", seat=seat)
+        self._notices.note(table, "back", seat=seat)
         return True
 
     async def back(self, user_id: int) -> Table:
@@ -269,18 +306,18 @@ class PresenceMixin:
         Raises:
             SeatError: the user is not seated at an open table. WrongStateError: the table is not in play.
         """
-        table = self.table_of_user(user_id)  # type: ignore[attr-defined]
+        table = self._registry.of_user(user_id)
         if table is None:
             raise SeatError("err.not_seated")
-        async with self._held(table):
+        async with self._locks.held(table):
             if table.status != PLAYING:
                 raise WrongStateError("err.not_started" if table.status == LOBBY else "err.finished")
             seat = table.seat_of(user_id)
             if seat is None:
                 raise SeatError("err.not_seated")
-            was_away = await self._come_back(table, seat)
+            was_away = await self.come_back(table, seat)
         if was_away:
-            self._after(table)  # type: ignore[attr-defined]
+            self._notices.after(table)
         return table
 
     # ------------------------------------------------------------------ leaving, kicks, removals
@@ -294,7 +331,7 @@ class PresenceMixin:
         number = 1 + max((s.ai_number for s in table.seats if s is not None), default=0)
         table.hand_over(seat, Seat(None, "", ai=SUBSTITUTE_LEVEL, ai_number=number, stands_for=person.name))
         table.timers.strikes.pop(str(seat), None)
-        self._mark_casual(table)
+        mark_casual(table)
         return self._pass_host(table, person.user_id, seat)
 
     @staticmethod
@@ -316,8 +353,8 @@ class PresenceMixin:
             WrongStateError: the table is not in play. SeatError: not seated.
         """
 
-        table = await self.fetch(table_id)  # type: ignore[attr-defined]
-        async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]
+        table = await self._fetch(table_id)
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             if table.status != PLAYING:
                 raise WrongStateError("err.finished" if not table.is_open else "err.not_started")
             seat = table.seat_of(user_id)
@@ -327,12 +364,12 @@ class PresenceMixin:
             locale = table.seats[seat].locale  # type: ignore[union-attr]
             new_host = self._substitute(table, seat)
             closed = self._close_if_nobody_left(table)
-            await self._save(table)  # type: ignore[attr-defined]
+            await self._writer.save(table)
         log.info("table %d: seat %d handed to a computer player (%s)", table.id, seat, reason)
-        self._note(table, reason, seat=seat, name=name, user_id=user_id, locale=locale, ended=closed)
+        self._notices.note(table, reason, seat=seat, name=name, user_id=user_id, locale=locale, ended=closed)
         if new_host is not None and not closed:
-            self._note(table, "host", name=new_host.name, user_id=new_host.user_id)
-        self._after(table, closed=closed)  # type: ignore[attr-defined]
+            self._notices.note(table, "host", name=new_host.name, user_id=new_host.user_id)
+        self._notices.after(table, closed=closed)
         return LeaveResult(closed, new_host)
 
     async def kick(self, table_id: int, *, user_id: int, target_id: int, can_manage: bool = False) -> LeaveResult:
@@ -345,7 +382,7 @@ class PresenceMixin:
             ``err.kick_refereed``). SeatError: the target is not seated, or is the one asking.
         """
 
-        table = await self.fetch(table_id)  # type: ignore[attr-defined]
+        table = await self._fetch(table_id)
         if table.refereed and not can_manage:  # hosting a competition's table is no power over the other side
             raise NotHostError("err.kick_refereed")
         if table.host_id != user_id and not can_manage:
@@ -356,7 +393,7 @@ class PresenceMixin:
             raise SeatError("err.kick_self")
         if table.status == PLAYING:
             return await self.leave_game(table_id, user_id=target_id, reason="kicked")
-        async with self._held(table), self._unchanged_on_error(table):  # type: ignore[attr-defined]
+        async with self._locks.held(table), self._writer.unchanged_on_error(table):
             if table.status != LOBBY:
                 raise WrongStateError("err.finished")
             seat = table.seat_of(target_id)
@@ -368,31 +405,16 @@ class PresenceMixin:
             closed = not table.humans()
             if closed:
                 table.status = CLOSED
-            await self._save(table)  # type: ignore[attr-defined]
-        self._note(table, "kicked", seat=seat, name=name, user_id=target_id, ended=closed)
-        self._after(table, lobby=not closed, closed=closed)  # type: ignore[attr-defined]
+            await self._writer.save(table)
+        self._notices.note(table, "kicked", seat=seat, name=name, user_id=target_id, ended=closed)
+        self._notices.after(table, lobby=not closed, closed=closed)
         return LeaveResult(closed, new_host)
-
-    async def member_gone(self, guild_id: int, user_id: int) -> Table | None:
-        """A member left the server or was removed from it: they leave their table of that server (a lobby
-        seat is freed; in play a computer player takes it). Returns the table, if any."""
-        table = self.table_of_user(user_id)  # type: ignore[attr-defined]
-        if table is None or table.guild_id != guild_id:
-            return None
-        try:
-            if table.status == PLAYING:
-                await self.leave_game(table.id, user_id=user_id, reason="removed")
-            else:
-                await self.leave(table.id, user_id=user_id)  # type: ignore[attr-defined]
-        except (SeatError, WrongStateError):
-            return None
-        return table
 
     async def channel_gone(self, channel_id: int) -> Table | None:
         """The table's channel or thread was deleted (CHANNEL_DELETE, THREAD_DELETE, a write answered
         10003 Unknown Channel, or missing at a reconcile): the table ends at once and frees its players,
         and nothing more is written to that channel."""
-        table = self.table_in_channel(channel_id)  # type: ignore[attr-defined]
+        table = self._registry.in_channel(channel_id)
         if table is None:
             return None
         table.channel_gone = True
@@ -405,7 +427,7 @@ class PresenceMixin:
         was down, so no event will ever come). ``exists(channel_id)`` says whether a channel is there.
         Returns the tables ended."""
         ended = []
-        for table in [t for t in self.tables.values() if t.guild_id == guild_id and t.is_open]:
+        for table in self._registry.open_in_guild(guild_id):
             if not await exists(table.channel_id):
                 if await self.channel_gone(table.channel_id) is not None:
                     ended.append(table)
@@ -416,17 +438,17 @@ class PresenceMixin:
     async def guild_gone(self, guild_id: int) -> list[Table]:
         """The bot left (or was removed from) a server: its open tables end and free their players;
         nothing more is written to the server's channels."""
-        tables = [t for t in self.tables.values() if t.guild_id == guild_id and t.is_open]
+        tables = self._registry.open_in_guild(guild_id)
         for table in tables:
             table.channel_gone = True
             await self._force_close(table, "server left")
         return tables
 
     async def _force_close(self, table: Table, why: str) -> None:
-        async with self._held(table):
+        async with self._locks.held(table):
             if not table.is_open:
                 return
             table.status = CLOSED
-            await self._save(table)  # type: ignore[attr-defined]
+            await self._writer.save(table)
         log.info("table %d ended: %s", table.id, why)
-        self._after(table, closed=True)  # type: ignore[attr-defined]
+        self._notices.after(table, closed=True)

@@ -4,6 +4,17 @@ It takes user intents (create, join, add a computer player, leave, start, play c
 end, rematch), validates them against the seats and the engine under the table's lock, persists every
 accepted change before moving on, and tells the presenter through a `Notifier` (no discord import).
 
+`TableService` is a façade over parts that each own their state and are put together here:
+
+- `TableRegistry` (`memory`): the live tables, and ended ones leaving memory;
+- `TableLocks` (`shared`): a table held for one change (its asyncio lock, and its row on PostgreSQL);
+- `TableWriter` (`persistence`): saving a table and applying a play;
+- `TurnClock` and `Presence` (`presence`): deadlines, alarms, AFK, leaving, kicks, gone channels;
+- `Lobby` (`lobby`): opening, seating, starting, and the rematch's new mesa;
+- `ReadyChecks` (`rematch`): rematch ready checks;
+- `ComputerPlayers` (`computer`): computer moves;
+- `Notices` (`notices`) and `Background` (`background`): the presenter, told in order, and background work.
+
 Every refusal raises a `TableError` subclass and changes nothing.
 """
 
@@ -12,42 +23,48 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import engine
-from bot.engine import Card, CardError, Event, EventKind, Game, GameView, Play
+from bot.engine import Card, CardError, Event, GameView, Play
+from bot.engine import IllegalPlayError as EngineIllegalPlayError
 from bot.houserules.settings import HouseSettingsRepo
-from bot.ratings import Ratings, chica_results
-from bot.store import Store, TableRow
+from bot.ratings import Ratings
+from bot.store import Store
 
+from .background import Background
 from .choices import distinct_captures
+from .computer import ComputerPlayers
 from .errors import (
     IllegalPlayError,
     NoTableHereError,
     NotHostError,
     NotPlayingError,
     NotYourTurnError,
+    SeatError,
     StaleError,
-    TableBusyError,
-    TableError,
     UnknownTableError,
     WrongStateError,
 )
-from .lobby import LobbyMixin
-from .memory import MemoryMixin
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, Messages, Seat, Table, Timers
-from .notifier import Notifier, NullNotifier
-from .players import DEFAULT_LEVEL, choose_play
-from .presence import SUBSTITUTE_LEVEL, PresenceMixin
-from .rematch import RematchMixin
-from .shared import SharedTablesMixin
+from .lobby import Lobby
+from .memory import TableRegistry
+from .model import CLOSED, LOBBY, PLAYING, LeaveResult, Table, link
+from .notices import Notices
+from .notifier import Notifier
+from .persistence import MesaHook, TableWriter, game_of, table_of_row
+from .players import DEFAULT_LEVEL
+from .presence import Presence, TurnClock
+from .rated import ChicaRecords
+from .rematch import ReadyCheck, ReadyChecks
+from .shared import TableLocks
 from .timers import Clock, Scheduler, SystemClock
 
 log = logging.getLogger(__name__)
 
 Offload = Callable[..., Awaitable[Any]]
+
+_game_of = game_of  # the name tests and tools import
 
 
 @dataclass(frozen=True)
@@ -74,8 +91,9 @@ class Played:
     events: tuple[Event, ...]
 
 
-class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedTablesMixin):
-    """Tables in memory (the truth is the store), one `asyncio.Lock` per table.
+class TableService:
+    """Tables in memory (the truth is the store), one `asyncio.Lock` per table; a façade over its parts
+    (see the module docstring), each reachable as an attribute.
 
     Args:
         store: the open `Store`.
@@ -102,36 +120,107 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.ratings = ratings or Ratings(store.db)
-        self.notifier: Notifier = notifier or NullNotifier()
-        self.ai_delay = ai_delay
-        self.seed_factory = seed_factory or (lambda: str(secrets.randbits(63)))
         self.offload: Offload = offload or asyncio.to_thread
-        self.tables: dict[int, Table] = {}
-        self._languages: dict[int, str] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._ai_tasks: dict[int, asyncio.Task[Any]] = {}
-        self._closing = False
-        self.scheduler = Scheduler(self.clock, self._spawn)
-        self._seating = asyncio.Lock()
-        """Serialises every operation that seats a person (create, join, rematch) across all tables, so
-        that "not seated elsewhere" and the seat it guards are one atomic step (taken before a table lock)."""
-        self._reposted: dict[int, float] = {}
-        self.serves_guild: Callable[[int], bool] = lambda _guild_id: True
-        """Whether this process runs the shard of a server (`bot.config.Settings.runs_guild`): a restart
-        restores only those servers' open tables and rematch checks, and every other table is loaded
-        at its first click (`fetch`). Several processes over one PostgreSQL thus resume each table once."""
         self.house = HouseSettingsRepo(store)
-        """Each server's default house rules and whether mesas under house rules are rated (issue 14)."""
-        self.mesa_hooks: list[Callable[[Table], Awaitable[None]]] = []
+        """Each server's default house rules and whether mesas under house rules are rated."""
+        self.mesa_hooks: list[MesaHook] = []
         """Called with the table inside the transaction that saves the last play of a mesa, in the same
         task: run SQL through ``store.db`` (it joins that transaction; do not open another connection or
         commit). Competitions record their results here, exactly once, as ratings are. A hook that raises
         rolls the play back."""
-        self._init_rematch()
+        self.serves_guild: Callable[[int], bool] = lambda _guild_id: True
+        """Whether this process runs the shard of a server (`bot.config.Settings.runs_guild`): a restart
+        restores only those servers' open tables and rematch checks, and every other table is loaded
+        at its first click (`fetch`). Several processes over one PostgreSQL thus resume each table once."""
+        self._languages: dict[int, str] = {}
+
+        self.background = Background()
+        self.scheduler = Scheduler(self.clock, self.background.spawn)
+        self.notices = Notices(self.background, self.clock, notifier, then=self._kick_ai)
+        self.registry = TableRegistry(self.scheduler, self.clock, self.notices,
+                                      pinned=self._pinned, dropped=self._dropped)
+        self.chicas = ChicaRecords(store, self.ratings, self.registry.get)
+        self.turns = TurnClock(self.clock, self.scheduler, store, keep=self.registry.keep)
+        self.locks = TableLocks(store, self.turns.arm, self.background, self.notices)
+        self.writer = TableWriter(store, self.turns, self.mesa_hooks, lambda table: self._record_chicas(table))
+        self.presence = Presence(self.clock, self.registry, self.locks, self.writer, self.turns, self.notices,
+                                 self.offload, self.fetch)
+        self.turns.bind(self.presence)
+        self.lobby = Lobby(store, self.clock, self.registry, self.locks, self.writer, self.turns, self.notices,
+                           self.house, seed_factory or (lambda: str(secrets.randbits(63))), self.default_preset,
+                           self.fetch)
+        self.rematch = ReadyChecks(self.clock, self.scheduler, store, self.registry, self.notices, self.fetch,
+                                   self._adopt, self.lobby.open_rematch)
+        self.computer = ComputerPlayers(self.clock, ai_delay, self.offload, self.background, self.locks,
+                                        self.writer, self.notices)
+
+    # ------------------------------------------------------------------ the parts' state, for callers and tests
+
+    @property
+    def notifier(self) -> Notifier:
+        """The presenter."""
+        return self.notices.notifier
 
     def set_notifier(self, notifier: Notifier) -> None:
         """Attach the presenter."""
-        self.notifier = notifier
+        self.notices.notifier = notifier
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        """The tables in memory, by id (`TableRegistry.tables`)."""
+        return self.registry.tables
+
+    @property
+    def ai_delay(self) -> float:
+        """Seconds a computer player waits before playing."""
+        return self.computer.delay
+
+    @ai_delay.setter
+    def ai_delay(self, seconds: float) -> None:
+        self.computer.delay = seconds
+
+    @property
+    def seed_factory(self) -> Callable[[], str]:
+        """Makes a game seed."""
+        return self.lobby.seed_factory
+
+    @property
+    def _tasks(self) -> set[asyncio.Task[Any]]:
+        return self.background.tasks
+
+    @property
+    def _ai_tasks(self) -> dict[int, asyncio.Task[Any]]:
+        return self.computer.tasks
+
+    @property
+    def _reposted(self) -> dict[int, float]:
+        return self.notices.reposted
+
+    @property
+    def _checks(self) -> dict[int, ReadyCheck]:
+        return self.rematch.checks
+
+    def _kick_ai(self, table: Table) -> None:
+        """Make sure a computer player whose turn it is will play."""
+        self.computer.kick(table)
+
+    def _pinned(self, table_id: int) -> bool:
+        """An ended table stays in memory while its rematch check is open."""
+        return self.rematch.is_open(table_id)
+
+    def _dropped(self, table_id: int) -> None:
+        """A table left memory: what the parts keep for it goes too."""
+        self.rematch.let_go(table_id)
+        self.notices.forget(table_id)
+        self.computer.forget(table_id)
+
+    def _adopt(self, table: Table) -> Table:
+        """Keep ``table``, just read from the store, unless a copy is kept already (`TableRegistry.adopt`);
+        a table kept now has its alarms armed (an ended one leaves memory again later)."""
+        kept = self.registry.adopt(table)
+        if kept is table:
+            self.turns.arm(table)
+        return kept
 
     # ------------------------------------------------------------------ loading
 
@@ -142,100 +231,41 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         rows = [row for row in await self.store.load_open_tables() if self.serves_guild(row.guild_id)]
         now = self.clock.now()
         for row in rows:
-            table = self._from_row(row)
-            self.tables[table.id] = table
+            table = table_of_row(row)
+            self.registry.add(table)
             # who acted when is kept in memory only; after a restart everyone counts as just seen, so
             # the hands are edited in place (an open capture menu stays) rather than re-sent as alerts
             table.seen.update({seat: now for seat, _ in table.humans()})
-            await self._resume_clocks(table)
+            await self.turns.resume(table)
             if table.status == PLAYING:
-                self._spawn(self._resume(table))
+                self.background.spawn(self._resume(table))
         log.info("restored %d open tables", len(rows))
         await self.resume_rematch_checks()
         await self.catch_up_ratings()
         return len(rows)
 
     async def _resume(self, table: Table) -> None:
-        async with table.notify_lock:
-            try:
-                await self.notifier.resumed(table)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table %d: refreshing after a restart failed", table.id)
+        await self.notices.resumed(table)
         self._kick_ai(table)
-
-    def _from_row(self, row: TableRow) -> Table:
-        return Table(
-            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
-            players=row.players, preset=row.preset, status=row.status, seed=row.seed,
-            seats=[Seat.from_dict(s) if s else None for s in row.seats],
-            game=_game_of(row),
-            messages=Messages.from_dict(row.messages), meta={**row.meta, **({"casual": True} if row.casual else {})},
-            timers=Timers.from_dict(row.timers), casual=row.casual, version=row.version,
-        )
 
     async def close(self) -> None:
         """Stop background work (computer players, notifications) before the store closes."""
-        self._closing = True
-        tasks = [t for t in self._tasks if not t.done()]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await self.background.close()
 
-    # ------------------------------------------------------------------ ratings (issue 4)
-
-    RATING_CATCH_UP_DAYS = 7
-    """Finished tables this recent are checked for unrecorded chicas at startup."""
+    # ------------------------------------------------------------------ ratings
 
     def is_casual(self, table: Table) -> bool:
-        """True when the chicas of this table must not be rated (still stored and counted in stats).
-
-        The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
-        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints, and a
-        table under house rules unless its server rates them (decided at the start, ``meta["house_rated"]``). Whether games with computer players are rated is the server's
-        ``rate_bots`` setting, decided by the ratings repository.
-        """
-        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints")
-                    or (table.house and not table.meta.get("house_rated", False)))
-
-    def _chica_results(self, table: Table) -> list[Any]:
-        game = table.game
-        if game is None:
-            return []
-        return chica_results(game.events, [s.user_id if s else None for s in table.seats],
-                             guild_id=table.guild_id, table_id=table.id, casual=self.is_casual(table))
+        """True when the chicas of this table must not be rated (`ChicaRecords.is_casual`)."""
+        return self.chicas.is_casual(table)
 
     async def _record_chicas(self, table: Table) -> None:
-        """Inside the store's transaction saving a play that ended a chica: record and rate every
-        finished chica of the table not yet recorded (exactly once: the key is table + chica number).
-
-        A failure is logged and the play is still saved: the startup catch-up records it later."""
-        try:
-            await self.ratings.record_chicas(self._chica_results(table))  # a savepoint of the save
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %d: recording the finished chica failed; it is retried at startup", table.id)
+        """Inside the transaction saving a play that ended a chica: record and rate it (`ChicaRecords.record`)."""
+        await self.chicas.record(table)
 
     async def catch_up_ratings(self) -> int:
-        """Record (and rate) the finished chicas of open and recently finished tables that were not
-        recorded yet, e.g. after a restart. Returns how many were recorded now."""
-        rows = [r for r in await self.store.load_open_tables() if r.game]
-        rows += await self.store.load_finished_tables(self.RATING_CATCH_UP_DAYS)
-        recorded = 0
-        for row in rows:
-            table = self.tables.get(row.id) or self._from_row(row)
-            try:
-                done = await self.ratings.record_chicas(self._chica_results(table))
-            except Exception:
-                log.exception("table %d: ratings catch-up failed", row.id)
-                continue
-            recorded += sum(1 for d in done if d.stored)
-        if recorded:
-            log.info("ratings catch-up recorded %d chicas", recorded)
-        return recorded
+        """Record the finished chicas not recorded yet, e.g. after a restart (`ChicaRecords.catch_up`).
+        Returns how many were recorded now."""
+        return await self.chicas.catch_up()
 
     async def seat_names(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
         """The names users had at their last seat in this guild (boards fall back on them)."""
@@ -254,37 +284,34 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         Raises:
             UnknownTableError: no such table in memory.
         """
-        table = self.tables.get(table_id)
+        table = self.registry.get(table_id)
         if table is None:
             raise UnknownTableError()
         return table
 
     async def fetch(self, table_id: int) -> Table:
         """Like `get`, but also looks in the store. An ended table read from the store is a fresh copy,
-        not kept (`bot.tables.memory.MemoryMixin._adopt` keeps one where several clicks must share it); an
-        open one opened by another process (PostgreSQL) is kept and served by this one from now on.
+        not kept (a rematch asked for on it keeps one, so that several clicks share it); an open one opened
+        by another process (PostgreSQL) is kept and served by this one from now on.
 
         Raises:
             UnknownTableError: no such table.
         """
-        table = self.tables.get(table_id)
+        table = self.registry.get(table_id)
         if table is None:
             if not 0 < table_id < 2**63:  # SQLite integers are 64-bit: a forged id names no table
                 raise UnknownTableError()
             row = await self.store.load_table(table_id)
             if row is None:
                 raise UnknownTableError()
-            table = self._from_row(row)
+            table = table_of_row(row)
             if self.store.shared and table.is_open:
                 table = self._adopt(table)  # two clicks that both read it: one copy
         return table
 
     def table_in_channel(self, channel_id: int) -> Table | None:
         """The open table of a channel, or None."""
-        for table in self.tables.values():
-            if table.channel_id == channel_id and table.is_open:
-                return table
-        return None
+        return self.registry.in_channel(channel_id)
 
     def require_table_in_channel(self, channel_id: int) -> Table:
         """The open table of a channel.
@@ -299,10 +326,11 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
 
     def table_of_user(self, user_id: int) -> Table | None:
         """The open table where a user sits, or None (a user sits at one table at a time)."""
-        for table in self.tables.values():
-            if table.is_open and table.seat_of(user_id) is not None:
-                return table
-        return None
+        return self.registry.of_user(user_id)
+
+    def link(self, table: Table) -> str:
+        """A jump link to the table's current message (or the channel mention)."""
+        return link(table)
 
     def hand_view(self, table: Table, user_id: int) -> tuple[int, GameView]:
         """The seat of a player and what it may see.
@@ -331,6 +359,138 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         await self.store.set_guild_language(guild_id, lang)
         self._languages[guild_id] = lang
 
+    # ------------------------------------------------------------------ the lobby
+
+    async def create(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, locale: str, players: int = 4,
+        preset: str | None = None, guild_name: str = "", channel_name: str = "", turn_timer: int | None = None,
+        hints: bool = False, refereed: str | None = None,
+    ) -> Table:
+        """Open a table in a channel (`Lobby.create`, which says what the arguments mean and what it raises)."""
+        return await self.lobby.create(
+            guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale, players=players,
+            preset=preset, guild_name=guild_name, channel_name=channel_name, turn_timer=turn_timer, hints=hints,
+            refereed=refereed)
+
+    async def join(self, table_id: int, *, user_id: int, name: str, locale: str, team: int | None = None) -> int:
+        """Seat a user; returns the team (`Lobby.join`)."""
+        return await self.lobby.join(table_id, user_id=user_id, name=name, locale=locale, team=team)
+
+    async def add_computer(self, table_id: int, *, user_id: int, team: int | None = None,
+                           level: str = DEFAULT_LEVEL) -> int:
+        """The host seats a computer player; returns its team (`Lobby.add_computer`)."""
+        return await self.lobby.add_computer(table_id, user_id=user_id, team=team, level=level)
+
+    async def leave(self, table_id: int, *, user_id: int) -> LeaveResult:
+        """Leave a table: a lobby seat is freed (`Lobby.leave`); in play a computer player takes the seat
+        (`Presence.leave_game`).
+
+        Raises:
+            WrongStateError: the table ended. SeatError: not seated.
+        """
+        table = await self.fetch(table_id)
+        if table.status == PLAYING:
+            return await self.presence.leave_game(table_id, user_id=user_id)
+        return await self.lobby.leave(table, user_id)
+
+    async def start(self, table_id: int, *, user_id: int) -> None:
+        """The host starts the table (`Lobby.start`)."""
+        await self.lobby.start(table_id, user_id=user_id)
+
+    async def change_lobby(self, table_id: int, *, user_id: int, change: Callable[[Table], None]) -> Table:
+        """A host's change to a lobby's settings (`Lobby.change_lobby`)."""
+        return await self.lobby.change_lobby(table_id, user_id=user_id, change=change)
+
+    async def refresh_lobbies(self, guild_id: int, change: Callable[[Table], bool]) -> int:
+        """A server setting's change to each open lobby of it (`Lobby.refresh_lobbies`)."""
+        return await self.lobby.refresh_lobbies(guild_id, change)
+
+    # ------------------------------------------------------------------ timers and people coming and going
+
+    async def guild_turn_timer(self, guild_id: int) -> int:
+        """A server's default turn timer (the stored setting, else 90 s)."""
+        return await self.turns.guild_turn_timer(guild_id)
+
+    async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
+        """Set a server's default turn timer (30–300 s; for ``/cuarenta settings``)."""
+        await self.turns.set_guild_turn_timer(guild_id, seconds)
+
+    async def back(self, user_id: int) -> Table:
+        """``/cuarenta back``: take your seat back from the computer player (`Presence.back`)."""
+        return await self.presence.back(user_id)
+
+    async def leave_game(self, table_id: int, *, user_id: int, reason: str = "left") -> LeaveResult:
+        """Leave a table in play (`Presence.leave_game`)."""
+        return await self.presence.leave_game(table_id, user_id=user_id, reason=reason)
+
+    async def kick(self, table_id: int, *, user_id: int, target_id: int, can_manage: bool = False) -> LeaveResult:
+        """The host (or a member with Manage Server) removes a person (`Presence.kick`)."""
+        return await self.presence.kick(table_id, user_id=user_id, target_id=target_id, can_manage=can_manage)
+
+    async def member_gone(self, guild_id: int, user_id: int) -> Table | None:
+        """A member left the server or was removed from it: they leave their table of that server (a lobby
+        seat is freed; in play a computer player takes it). Returns the table, if any."""
+        table = self.registry.of_user(user_id)
+        if table is None or table.guild_id != guild_id:
+            return None
+        try:
+            if table.status == PLAYING:
+                await self.presence.leave_game(table.id, user_id=user_id, reason="removed")
+            else:
+                await self.leave(table.id, user_id=user_id)
+        except (SeatError, WrongStateError):
+            return None
+        return table
+
+    async def channel_gone(self, channel_id: int) -> Table | None:
+        """The table's channel or thread was deleted: the table ends (`Presence.channel_gone`)."""
+        return await self.presence.channel_gone(channel_id)
+
+    async def reconcile_guild(self, guild_id: int, exists: Callable[[int], Awaitable[bool]]) -> list[Table]:
+        """End the open tables of a server whose channel is gone (`Presence.reconcile_guild`)."""
+        return await self.presence.reconcile_guild(guild_id, exists)
+
+    async def guild_gone(self, guild_id: int) -> list[Table]:
+        """The bot left a server: its open tables end (`Presence.guild_gone`)."""
+        return await self.presence.guild_gone(guild_id)
+
+    # ------------------------------------------------------------------ rematch
+
+    def ready_check(self, table_id: int) -> ReadyCheck | None:
+        """The ready check of a finished table, open or just ended, or None."""
+        return self.rematch.ready_check(table_id)
+
+    async def ask_rematch(self, table_id: int, *, user_id: int) -> ReadyCheck:
+        """A player of a finished table asks for a rematch (`ReadyChecks.ask_rematch`)."""
+        return await self.rematch.ask_rematch(table_id, user_id=user_id)
+
+    async def vote_rematch(self, table_id: int, *, user_id: int, accept: bool) -> ReadyCheck:
+        """A person answers the ready check (`ReadyChecks.vote_rematch`)."""
+        return await self.rematch.vote_rematch(table_id, user_id=user_id, accept=accept)
+
+    async def rematch_posted(self, check: ReadyCheck) -> None:
+        """The presenter posted the message of ``check`` (`ReadyChecks.rematch_posted`)."""
+        await self.rematch.rematch_posted(check)
+
+    async def resume_rematch_checks(self) -> int:
+        """After a restart: resume the kept open checks of the servers this process serves
+        (`ReadyChecks.resume`). Returns how many."""
+        return await self.rematch.resume(self.serves_guild)
+
+    # ------------------------------------------------------------------ several processes (PostgreSQL)
+
+    async def behind(self, table: Table) -> bool:
+        """Whether another process saved ``table`` since this one loaded or saved it (`TableLocks.behind`)."""
+        return await self.locks.behind(table)
+
+    async def catch_up(self, table: Table) -> None:
+        """Reload ``table`` if another process saved it since (`TableLocks.catch_up`)."""
+        await self.locks.catch_up(table)
+
+    async def save_messages(self, table: Table) -> None:
+        """Persist the presenter's message ids for a table."""
+        await self.writer.save_messages(table)
+
     # ------------------------------------------------------------------ playing
 
     async def play(self, table_id: int, *, user_id: int, nonce: int, card: str,
@@ -356,7 +516,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
         even a refused one: that presence change is the one effect a refused click can have.
         """
         table = await self.fetch(table_id)
-        async with self._held(table):
+        async with self.locks.held(table):
             seat = table.seat_of(user_id)
             if seat is None:  # first: someone not seated is told so, whatever the table's state
                 raise NotPlayingError()
@@ -364,7 +524,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
                 raise WrongStateError("err.not_started")
             if table.status != PLAYING or table.game is None or table.game.is_over:
                 raise WrongStateError("err.finished")
-            await self._come_back(table, seat)  # a click on their hand: the person is here (issue 6)
+            await self.presence.come_back(table, seat)  # a click on their hand: the person is here (issue 6)
             game = table.game
             if nonce != table.nonce:
                 if game.to_play != seat:
@@ -375,7 +535,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
             try:
                 the_card = Card.parse(card)
                 options = game.plays_for(the_card)
-            except (CardError, engine.IllegalPlayError):
+            except (CardError, EngineIllegalPlayError):
                 raise IllegalPlayError("err.card_not_in_hand") from None
             capture_options = distinct_captures((p for p in options if p.captures), game.view(seat))
             can_trail = any(p.is_trail for p in options)
@@ -403,104 +563,17 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
                 play = capture_options[0]
             else:
                 play = Play.trail(the_card)
-            events = await self._apply(table, seat, play)
+            events = await self.writer.apply(table, seat, play)
             table.timed_out.pop(seat, None)
-        self._after(table, events=events)
+        self.notices.after(table, events=events)
         return Played(seat, play, tuple(events))
 
-    async def _apply(self, table: Table, seat: int, play: Play) -> list[Event]:
-        """Play under the lock and persist; on a storage failure the in-memory game is restored."""
-        game = table.game
-        assert game is not None
-        before = game.snapshot()  # constant size: the rollback costs the same at any point of the mesa
-        try:
-            events = game.play(play, seat=seat)
-        except engine.IllegalPlayError:
-            raise IllegalPlayError() from None
-        try:
-            await self._save(table, play=(len(game.plays) - 1, seat, play))
-        except BaseException:
-            game.restore(before)
-            if table.status == FINISHED:
-                table.status = PLAYING
-            raise
-        log.debug("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
-        return events
-
-    def _kick_ai(self, table: Table) -> None:
-        """Make sure a computer player whose turn it is will play."""
-        if self._closing or table.status != PLAYING or table.game is None:
-            return
-        to_play = table.game.to_play
-        if to_play is None or not table.seats[to_play] or not table.seats[to_play].autoplays:  # type: ignore[union-attr]
-            return
-        task = self._ai_tasks.get(table.id)
-        if task is not None and not task.done():
-            return
-        self._ai_tasks[table.id] = self._spawn(self._run_ai(table))
-
-    async def _run_ai(self, table: Table) -> None:
-        """Play every turn in a row whose seat a computer plays (a computer player, or a person away), each
-        after `ai_delay` seconds. Whose turn it is, and whether a computer still plays that seat, is read
-        again after every await (the pause, the move's computation, the table lock): a person who took the
-        seat back, or played, meanwhile keeps the turn, and no move is computed for a seat not to play."""
-        while table.status == PLAYING and table.game is not None and not self._closing:
-            game = table.game
-            seat_index = game.to_play
-            if seat_index is None:
-                return
-            seat = table.seats[seat_index]
-            if seat is None or not seat.autoplays:
-                return
-            nonce = table.nonce
-            if self.ai_delay:
-                await self.clock.sleep(self.ai_delay)
-                if not self._ai_still_to_play(table, game, nonce, seat_index, seat):
-                    continue  # the game moved on, or the person came back: read the turn again
-            view = game.view(seat_index)
-            level = seat.ai or (SUBSTITUTE_LEVEL if seat.away else DEFAULT_LEVEL)
-            play = await self.offload(choose_play, level, game.seed, view)
-            try:
-                async with self._held(table):
-                    if not self._ai_still_to_play(table, game, nonce, seat_index, seat):
-                        continue
-                    events = await self._apply(table, seat_index, play)
-            except TableBusyError:
-                # another process holds the table: its change moves the game on and kicks the computer there
-                log.info("table %d: busy in another process; its computer move is left to it", table.id)
-                return
-            await self._notify(table, events=events)
-
-    def _ai_still_to_play(self, table: Table, game: Game, nonce: int, seat_index: int, seat: Seat) -> bool:
-        """Whether the computer move `_run_ai` started for ``seat_index`` at turn ``nonce`` is still to make:
-        the same game in play, no play since, the same `Seat` in the chair and a computer still playing it."""
-        return (not self._closing and table.status == PLAYING and table.game is game and table.nonce == nonce
-                and game.to_play == seat_index and table.seats[seat_index] is seat and seat.autoplays)
-
-    REPOST_COOLDOWN = 30.0
-    """Seconds (of the service's clock) between two re-posts of one table asked with ``/cuarenta table``."""
 
     def request_repost(self, table: Table) -> None:
-        """Re-post the table message at the bottom of the channel (after pending notifications), at most
-        once per `REPOST_COOLDOWN` seconds per table, whoever asks.
-
-        Raises:
-            WrongStateError: the game has not started. TableError ``err.repost_cooldown`` (params: table,
-            link, seconds): the table was re-posted less than `REPOST_COOLDOWN` seconds ago.
-        """
-        if table.game is None:
-            raise WrongStateError("err.not_started")
-        now = self.clock.now()
-        last = self._reposted.get(table.id)
-        if last is not None and now - last < self.REPOST_COOLDOWN:
-            raise TableError("err.repost_cooldown", table=table.id, link=self.link(table),
-                             seconds=max(1, int(self.REPOST_COOLDOWN - (now - last) + 0.999)))
-        self._reposted[table.id] = now
-        self._spawn(self._repost(table))
-
-    async def _repost(self, table: Table) -> None:
-        async with table.notify_lock:
-            await self.notifier.repost(table)
+        """Re-post the table message at the bottom of the channel, at most once per
+        `bot.tables.notices.REPOST_COOLDOWN` seconds per table (`Notices.request_repost`, which says what it
+        raises)."""
+        self.notices.request_repost(table)
 
     # ------------------------------------------------------------------ ending
 
@@ -513,7 +586,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
             ``err.end_refereed``).
         """
         table = await self.fetch(table_id)
-        async with self._held(table), self._unchanged_on_error(table):
+        async with self.locks.held(table), self.writer.unchanged_on_error(table):
             if not table.is_open:
                 raise WrongStateError("err.finished")
             if table.refereed and not can_manage:  # a player could end a refereed mesa they are losing
@@ -521,116 +594,7 @@ class TableService(LobbyMixin, PresenceMixin, RematchMixin, MemoryMixin, SharedT
             if table.host_id != user_id and not can_manage:
                 raise NotHostError("err.not_allowed_end")
             table.status = CLOSED
-            await self._save(table)
+            await self.writer.save(table)
         log.info("table %d ended by user %d", table.id, user_id)
-        self._after(table, closed=True)
+        self.notices.after(table, closed=True)
         return table
-
-    # ------------------------------------------------------------------ persistence and notification
-
-    async def _save(self, table: Table, play: tuple[int, int, Play] | None = None) -> None:
-        game = table.game
-        mesa = None
-        if game is not None and game.is_over and table.status == PLAYING:
-            table.status = FINISHED
-            mesa_won = [e for e in game.events if e.kind == "mesa_won"][-1]
-            mesa = {
-                "guild_id": table.guild_id, "channel_id": table.channel_id, "preset": table.preset,
-                "players": table.players, "seed": str(table.seed), "winner": game.winner,
-                "chicas_a": game.chicas[0], "chicas_b": game.chicas[1], "zapateria": int(mesa_won.zapatero),
-                "seats": [s.user_id if s else None for s in table.seats],
-            }
-        row_play = None
-        before_commit = None
-        if play is not None:
-            seq, seat, p = play
-            row_play = (seq, seat, p.card.code, " ".join(c.code for c in p.sorted_captures()))
-            ended_chica = game is not None and _play_ended_chica(game)
-            hooks = list(self.mesa_hooks) if mesa is not None else []
-            if ended_chica or hooks:
-                async def before_commit() -> None:
-                    if ended_chica:
-                        await self._record_chicas(table)
-                    for hook in hooks:
-                        await hook(table)
-        self._sync_timers(table)
-        table.version = await self.store.save_table(
-            table_id=table.id, host_id=table.host_id, status=table.status, seed=table.seed,
-            seats=[s.to_dict() if s else None for s in table.seats],
-            game=game.snapshot() if game is not None else None, play=row_play, mesa=mesa,
-            before_commit=before_commit, timers=table.timers.to_dict(), casual=table.casual,
-            meta=table.meta if play is None else None,
-        )
-        self._arm(table)
-
-    async def save_messages(self, table: Table) -> None:
-        """Persist the presenter's message ids for a table."""
-        await self.store.save_messages(table.id, table.messages.to_dict())
-
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled() or task.exception() is None:
-            return
-        if isinstance(task.exception(), TableBusyError):  # an alarm whose table another process held: that
-            log.warning("background work skipped: its table was busy in another process")  # process re-arms it
-            return
-        log.error("background work failed", exc_info=task.exception())
-
-    def _after(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
-               closed: bool = False) -> None:
-        """Notify (in order, per table) and let computer players move, after the caller's lock."""
-        self._spawn(self._after_run(table, lobby=lobby, events=events, closed=closed))
-
-    async def _after_run(self, table: Table, *, lobby: bool, events: Sequence[Event] | None,
-                         closed: bool) -> None:
-        await self._notify(table, lobby=lobby, events=events, closed=closed)
-        self._kick_ai(table)
-
-    async def _notify(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
-                      closed: bool = False) -> None:
-        """Tell the presenter, in order; one failing message never holds up the next (the game goes on)."""
-        calls: list[Callable[[], Awaitable[None]]] = []
-        if lobby:
-            calls.append(lambda: self.notifier.lobby_changed(table))
-        if events:
-            calls.append(lambda: self.notifier.game_changed(table, events))
-        if closed:
-            calls.append(lambda: self.notifier.table_closed(table))
-        async with table.notify_lock:
-            for call in calls:
-                try:
-                    await call()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("table %d: notifying failed", table.id)
-
-
-def _game_of(row: TableRow) -> Game | None:
-    """The game of a stored table: rebuilt from its snapshot and plays (`Game.from_snapshot`), or from a
-    whole saved game (version 1, written before issue 13 and not yet migrated).
-
-    Raises:
-        engine.PositionError: the stored game is damaged, or its plays do not rebuild it.
-    """
-    if not row.game:
-        return None
-    if row.game.get("version") == 2:
-        return Game.from_snapshot(row.game, [Play.parse(card, captures.split()) for _, card, captures in row.plays])
-    return Game.from_dict(row.game)
-
-
-def _play_ended_chica(game: Game) -> bool:
-    """True when the last accepted play finished a chica (a CHICA_WON after the last PLAYED event)."""
-    for event in reversed(game.events):
-        if event.kind == EventKind.CHICA_WON:
-            return True
-        if event.kind == EventKind.PLAYED:
-            return False
-    return False

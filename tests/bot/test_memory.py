@@ -12,6 +12,7 @@ import pytest
 from bot.store import Store
 from bot.tables import Played, TableService, WrongStateError, memory
 from bot.tables.memory import KEEP_ENDED
+from bot.tables.notifier import NullNotifier
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
 
@@ -26,7 +27,7 @@ async def inline(func, *args):
     return func(*args)
 
 
-class Recorder:
+class Recorder(NullNotifier):
     """A notifier that records which tables it was told to forget."""
 
     def __init__(self) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import NotHostError, Played, SeatError, TableError, TableService
+from bot.tables.notifier import NullNotifier
 from bot.tables.presence import SUBSTITUTE_LEVEL
 from bot.tables.timers import LOBBY_TIMEOUT, RESTART_GRACE, ManualClock
 
@@ -20,7 +21,7 @@ async def inline(func, *args):
     return func(*args)
 
 
-class Recorder:
+class Recorder(NullNotifier):
     """A notifier that records the table notes (reminders, timeouts …)."""
 
     def __init__(self) -> None:

@@ -20,6 +20,7 @@ import pytest
 from bot.engine import Game
 from bot.store import Store
 from bot.tables import NotYourTurnError, Played, StaleError, TableBusyError, TableService
+from bot.tables.notifier import NullNotifier
 from bot.tables.service import _game_of
 from bot.tables.timers import REMIND_AT, ManualClock
 
@@ -411,7 +412,7 @@ def test_a_process_killed_mid_click_commits_nothing_and_the_same_click_plays_onc
     assert _game_of(a.run(a.service.store.load_table(table_id))) == reference
 
 
-class Recorder:
+class Recorder(NullNotifier):
     """A presenter that records what it is told, in order (the optional ``reloaded`` included)."""
 
     def __init__(self) -> None:
