@@ -115,7 +115,7 @@ class ManualClock:
         try:
             await future
         finally:
-            self._sleeping.discard(task)  # type: ignore[arg-type]
+            self._sleeping.discard(task)
             self._owner.pop(future, None)
             self._sleepers = [(w, f) for w, f in self._sleepers if f is not future]
 
@@ -126,7 +126,7 @@ class ManualClock:
         for when, future in list(self._sleepers):
             if when <= self._now and not future.done():
                 future.set_result(None)
-                self._sleeping.discard(self._owner.pop(future, None))  # type: ignore[arg-type]
+                self._sleeping.discard(self._owner.pop(future, None))
         await self.settle()
 
 

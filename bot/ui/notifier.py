@@ -285,7 +285,7 @@ class DiscordNotifier(TableNotesMixin):
         host = table.host_id
         seat = table.seat_of(host) if host is not None else None
         person = table.seats[seat] if seat is not None else None
-        if host is None or person is None:
+        if host is None or seat is None or person is None:
             return
         lang = person.locale or await self.service.public_language(table.guild_id)
         lacking = permissions.channel_lacks(self.client, table.guild_id, table.channel_id)
@@ -558,12 +558,13 @@ class DiscordNotifier(TableNotesMixin):
         if await self.service.behind(table):  # another process changed it meanwhile: it writes the record
             self._state(table).recorded.discard(number)
             return
-        tried_edit = (table.messages.public is not None and table.messages.public_hand == number
-                      and message_age(table.messages.public) < RECORD_EDIT_AGE)
-        if tried_edit:
+        public = table.messages.public
+        tried_edit = (public is not None and table.messages.public_hand == number
+                      and message_age(public) < RECORD_EDIT_AGE)
+        if tried_edit and public is not None:
             try:
-                await channel.get_partial_message(table.messages.public).edit(**payload.edit_kwargs())
-                written = table.messages.public
+                await channel.get_partial_message(public).edit(**payload.edit_kwargs())
+                written = public
             except discord.HTTPException as exc:
                 log.info("table %d: hand %d record edit failed (%s %s); posting it", table.id, number,
                          exc.status, exc.code)
