@@ -117,7 +117,7 @@ class CuarentaBot(commands.AutoShardedBot):
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        # The smallest set the bot needs (issue 13): guilds (the guild and channel cache, CHANNEL_DELETE,
+        # The smallest set the bot needs: guilds (the guild and channel cache, CHANNEL_DELETE,
         # THREAD_DELETE, GUILD_CREATE/REMOVE). Interactions arrive without any intent; the bot reads no
         # message, typing, reaction, presence or voice event, so none of those is subscribed.
         intents = discord.Intents.none()

@@ -1,4 +1,4 @@
-"""The garbage collector of a long-running bot process (issue 13, item 4: the acknowledgement p99 over hours).
+"""The garbage collector of a long-running bot process (the acknowledgement p99 over hours).
 
 CPython frees most objects by reference counting. Its cyclic collector also walks, from time to time,
 every container object the process holds. The oldest generation's collection is a pause of the whole event

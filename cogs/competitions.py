@@ -1,4 +1,4 @@
-"""``/cuarenta find [mode]`` and ``/cuarenta queue``, the queue buttons and the match ready check (issue 11).
+"""``/cuarenta find [mode]`` and ``/cuarenta queue``, the queue buttons and the match ready check.
 Thin: read the interaction, call the queue service, answer ephemerally in the user's language. No SQL,
 no game logic. The commands join the ``/cuarenta`` group of the tables cog (as the leaderboard's do)."""
 

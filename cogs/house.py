@@ -1,4 +1,4 @@
-"""The lobby's «Reglas de la casa» (house rules) editor: its buttons and selects (issue 14). Thin: read the
+"""The lobby's «Reglas de la casa» (house rules) editor: its buttons and selects. Thin: read the
 interaction, call `bot.houserules.HouseRules`, answer ephemerally in the user's language. No game logic,
 no SQL. The editor is an ephemeral message of the host's; each choice edits it in place and re-renders
 the lobby, which lists what differs from the preset."""

@@ -292,7 +292,7 @@ class LeaderboardCog(commands.Cog):
                        house_rated: bool | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
-        under house rules are rated (issue 14)."""
+        under house rules are rated."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)

@@ -1,5 +1,5 @@
 """``/cuarenta league create | signup | close | play | view | extend | walkover | remove | cancel`` and the
-league buttons (issue 11). Thin: read the interaction, call the league service, answer ephemerally in the
+league buttons. Thin: read the interaction, call the league service, answer ephemerally in the
 user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do)."""
 
 from __future__ import annotations

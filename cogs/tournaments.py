@@ -1,5 +1,5 @@
 """``/cuarenta tournament create | signup | close | play | view | walkover | cancel`` and the tournament
-buttons (issue 11). Thin: read the interaction, call the tournament service, answer ephemerally. The
+buttons. Thin: read the interaction, call the tournament service, answer ephemerally. The
 ``tournament`` group joins ``/cuarenta``."""
 
 from __future__ import annotations

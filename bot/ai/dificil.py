@@ -31,7 +31,7 @@ def evaluate(state: State, team: int, card_weight: float = 0.0) -> float:
 
 
 class PimcPlayer:
-    """Perfect-information Monte Carlo search, PIMC (issue 5, level ``dificil``).
+    """Perfect-information Monte Carlo search, PIMC (level ``dificil``).
 
     Each move:
 

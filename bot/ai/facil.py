@@ -10,7 +10,7 @@ from .greedy import GreedyPlayer, capture_value, is_caida
 
 
 class NoisyGreedyPlayer:
-    """Greedy with noise (issue 5, level ``facil``).
+    """Greedy with noise (level ``facil``).
 
     With probability ``p_random`` it plays a uniformly random legal play; otherwise it plays like
     `GreedyPlayer`, except that when its best play is a caída (R22) it sees it only with probability

@@ -1,4 +1,4 @@
-"""Greedy computer player: the most valuable capture, else the lowest trail (issue 3's seat filler)."""
+"""Greedy computer player: the most valuable capture, else the lowest trail."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ def expected_best(values: list[tuple[float, float]]) -> float:
 
 
 class SafeGreedyPlayer:
-    """Greedy that weighs the opponent's best reply (issue 5, level ``medio``).
+    """Greedy that weighs the opponent's best reply (level ``medio``).
 
     For each distinct legal play it adds the immediate value (`move_value`: caída, limpia, caída en
     ronda, the 38 rule, cards taken) and subtracts the expected value of the next seat's best reply (that

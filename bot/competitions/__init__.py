@@ -1,4 +1,4 @@
-"""Competitions refereed by the bot (issue 11): today the matchmaking queue (`queue`, `present`,
+"""Competitions refereed by the bot: today the matchmaking queue (`queue`, `present`,
 `items`, `balance`, `repo`). Leagues and tournaments are not built yet."""
 
 from .balance import balanced_teams

@@ -1,4 +1,4 @@
-"""Rating-balanced teams for a 2 v 2 match (issue 11)."""
+"""Rating-balanced teams for a 2 v 2 match."""
 
 from __future__ import annotations
 

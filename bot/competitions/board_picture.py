@@ -1,4 +1,4 @@
-"""Standings as a picture (issue 11): a dark table 800 px wide, drawn with Pillow and the card art's
+"""Standings as a picture: a dark table 800 px wide, drawn with Pillow and the card art's
 embedded font, readable on a phone: the leader's row in gold, the others striped. The text version of
 the same standings always goes with it (`league_present.standings_text`)."""
 

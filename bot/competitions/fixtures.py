@@ -1,4 +1,4 @@
-"""Round-robin fixtures by the circle method (issue 11): everyone meets everyone once per round robin,
+"""Round-robin fixtures by the circle method: everyone meets everyone once per round robin,
 nobody plays twice in a round, and with an odd count each side sits out (a bye) exactly once per round
 robin."""
 

@@ -1,4 +1,4 @@
-"""Persistent components of the queue (issue 11). custom_id formats (under 100 characters):
+"""Persistent components of the queue. custom_id formats (under 100 characters):
 
     ``c4:q:<guild>:<action>``   the queue message and DMs: a (wait for 1 v 1), b (wait for 2 v 2),
                                 x (leave the queue), s ("still here")

@@ -1,4 +1,4 @@
-"""Leagues on Discord (issue 11): the sign-up message, each round's fixtures with «Jugar», results with the
+"""Leagues on Discord: the sign-up message, each round's fixtures with «Jugar», results with the
 standings, the reminder, the champion, and the thread a fixture is played in. Public text in the
 server's language."""
 

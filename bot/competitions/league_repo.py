@@ -1,4 +1,4 @@
-"""SQL of the leagues (issue 11, migration 0005) over the store's database (SQLite or PostgreSQL). Each write
+"""SQL of the leagues (migration 0005) over the store's database (SQLite or PostgreSQL). Each write
 is its own transaction (the draw is one), except `record_result`, which runs inside the transaction of a
 mesa's last play: called by the table service's mesa hook in the same task, it joins that transaction and
 commits or rolls back with the play."""

@@ -1,4 +1,4 @@
-"""The organizer's tools of a league (issue 11): extend the round's deadline, award a walkover, remove or
+"""The organizer's tools of a league: extend the round's deadline, award a walkover, remove or
 replace a player, cancel. A mixin of `bot.competitions.leagues.LeagueService`, whose lock, repository,
 alarms and announcements it uses."""
 

@@ -1,4 +1,4 @@
-"""Casual leagues refereed by the bot (issue 11): sign-up (pairs in 2 v 2: one invites, the other accepts),
+"""Casual leagues refereed by the bot: sign-up (pairs in 2 v 2: one invites, the other accepts),
 a round-robin draw by the circle method, rounds with deadlines, «Jugar» to open a fixture's table, results
 recorded by the bot itself, standings with tiebreakers, walkovers, and a champion.
 

@@ -1,4 +1,4 @@
-"""The queue on Discord (issue 11): the queue message with its buttons, the ping of a proposed match,
+"""The queue on Discord: the queue message with its buttons, the ping of a proposed match,
 the thread a match is played in, and the queue's DMs. Every text comes from `bot.i18n`; public text in
 the server's language, DMs in the person's."""
 

@@ -1,4 +1,4 @@
-"""The matchmaking queue (issue 11): join a server's queue for 1 v 1 or 2 v 2, get matched, accept within
+"""The matchmaking queue: join a server's queue for 1 v 1 or 2 v 2, get matched, accept within
 60 s, play at a table the bot opens (and referees) in the server's queue channel.
 
 The rules, as built:

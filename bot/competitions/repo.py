@@ -1,4 +1,4 @@
-"""SQL of the competitions (issue 11) over the store's database (SQLite or PostgreSQL): queue entries, queue
+"""SQL of the competitions over the store's database (SQLite or PostgreSQL): queue entries, queue
 channels, and the current-season ratings used to balance teams."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A server's competition settings (issue 11, migration 0007): the league-organizer role, whose members
+"""A server's competition settings (migration 0007): the league-organizer role, whose members
 may create and run leagues and tournaments as if they had Manage Server."""
 
 from __future__ import annotations

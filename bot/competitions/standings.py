@@ -1,4 +1,4 @@
-"""League standings (issue 11): played, won, lost, points, chicas and tantos for and against, ranked by
+"""League standings: played, won, lost, points, chicas and tantos for and against, ranked by
 points, then head-to-head, then chica difference, then tantos difference."""
 
 from __future__ import annotations

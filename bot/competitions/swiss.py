@@ -1,4 +1,4 @@
-"""Swiss pairings (issue 11): players with the same score meet, nobody meets the same opponent twice while
+"""Swiss pairings: players with the same score meet, nobody meets the same opponent twice while
 that can be avoided, and with an odd count the lowest-ranked player who has not had a bye gets one.
 Standings rank by points, then Buchholz (the sum of the opponents' points), then seed."""
 

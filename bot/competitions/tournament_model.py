@@ -1,4 +1,4 @@
-"""The tournaments' model (issue 11): a tournament, its players and matches, the refusal error, and the
+"""The tournaments' model: a tournament, its players and matches, the refusal error, and the
 bracket's seeding order. Pure data: `bot.competitions.tournaments.TournamentService` runs them."""
 
 from __future__ import annotations

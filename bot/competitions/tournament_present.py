@@ -1,4 +1,4 @@
-"""Tournaments on Discord (issue 11): the sign-up message, each round's matches with «Jugar», results, the
+"""Tournaments on Discord: the sign-up message, each round's matches with «Jugar», results, the
 bracket or the Swiss standings as text, the champion, and the thread a match is played in."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tournaments refereed by the bot (issue 11): single elimination or Swiss, 1 v 1, a match the best of 1 or 3
+"""Tournaments refereed by the bot: single elimination or Swiss, 1 v 1, a match the best of 1 or 3
 mesas, players seeded by the server's 1 v 1 rating.
 
 The written rules, as built:

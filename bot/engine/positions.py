@@ -233,7 +233,7 @@ class PositionsMixin:
     def snapshot(self) -> dict[str, Any]:
         """The compact state, JSON-ready: hands, stock, table, piles, scores, turn, rondas, and the counts
         of plays and events, but no history. Its size does not grow with the mesa (about 1 KB): it is
-        what a table saves after every play, next to the play's own row (issue 13).
+        what a table saves after every play, next to the play's own row.
 
         `Game.from_snapshot` rebuilds the game from it and the plays; `Game.restore` rewinds this game
         to it."""

@@ -1,4 +1,4 @@
-"""Persistent components of the house-rules editor (issue 14). custom_id formats (under 100 characters):
+"""Persistent components of the house-rules editor. custom_id formats (under 100 characters):
 
     ``c4:u:<table>:o``          the lobby's «Reglas de la casa» button: open the editor (host only)
     ``c4:u:<table>:r``          the editor's select of rules (value: a `HOUSE_RULES` key)

@@ -1,4 +1,4 @@
-"""The house rules a host can change in the lobby (issue 14), as menu entries over `bot.engine.Rules`.
+"""The house rules a host can change in the lobby, as menu entries over `bot.engine.Rules`.
 
 Each `HouseRule` is one line of the «Reglas de la casa» menu: a name, a one-line explanation, and the
 values a group chooses between, each value being the `Rules` fields it sets. The menu never builds a

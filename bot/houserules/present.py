@@ -1,4 +1,4 @@
-"""House rules as Discord components (issue 14): the editor (an ephemeral message with a select of rules
+"""House rules as Discord components: the editor (an ephemeral message with a select of rules
 and a select of values) and the server setting's lines (the lobby's lines are in `bot.houserules.words`).
 Every value is written by the same words `/cuarenta reglas` uses (`bot.learn.presets`)."""
 

@@ -1,4 +1,4 @@
-"""Changing a lobby's house rules, and a server's default ones (issue 14). Works through
+"""Changing a lobby's house rules, and a server's default ones. Works through
 `TableService.change_lobby` (under the table's lock, persisted, a refused change changes nothing) and the
 server's `HouseSettingsRepo`. Refusals are `TableError`s, so they reach the user as any other refusal."""
 

@@ -1,4 +1,4 @@
-"""A server's house-rule settings (issue 14, migration 0008): its default house rules for new tables,
+"""A server's house-rule settings (migration 0008): its default house rules for new tables,
 and whether a mesa under house rules is rated (by default it is not: only named presets are)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""House rules in words for the lobby (issue 14): what differs from the preset and whether the mesa will
+"""House rules in words for the lobby: what differs from the preset and whether the mesa will
 be rated. Pure text (no Discord), so the lobby renderer can import it."""
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def guide_payload(page: int, lang: str, public: str | None = None) -> Payload:
 def rules_payload(preset: str, lang: str, rules: Rules | None = None) -> Payload:
     """A preset explained in ``lang``, from its `Rules` fields: the blurb, then what makes it different
     from `quito` (computed; for quito, that it is the reference), then each term with its value. With
-    ``rules`` (a table's, under house rules, issue 14), the house rules are listed first, as differences
+    ``rules`` (a table's, under house rules), the house rules are listed first, as differences
     from the preset, and the terms are explained with the table's values.
 
     Raises:

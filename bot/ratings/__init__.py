@@ -1,4 +1,4 @@
-"""Ratings, leaderboards, stats, history and seasons (issue 4): the non-Discord core.
+"""Ratings, leaderboards, stats, history and seasons: the non-Discord core.
 
 Public API::
 

@@ -2,7 +2,7 @@
 stats, history, season and settings questions. Plain values in, frozen dataclasses out.
 
 It runs its SQL through the store's `bot.store.db.Database` (``store.db``), so the same code serves SQLite
-and PostgreSQL (issue 13):
+and PostgreSQL:
 
 - `Ratings.record_chica` opens a transaction when this task has none open. When the caller already has
   one (the store writing the play that ended the chica), it runs in a savepoint of it, so the rating
@@ -340,7 +340,7 @@ class MesaLine:
     seats: list[int | None]
     finished_at: datetime
     house: bool = False
-    """The mesa was played under house rules (issue 14; ``tables.meta``)."""
+    """The mesa was played under house rules (``tables.meta``)."""
 
 
 @dataclass(frozen=True)

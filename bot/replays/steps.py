@@ -139,7 +139,7 @@ def build(preset: str | Rules, players: int, seed: str, plays: Sequence[Play]) -
     """Replay a mesa and cut it into steps.
 
     Args:
-        preset: the rules preset name (``Rules.preset``), or the mesa's own `Rules` (house rules, issue 14).
+        preset: the rules preset name (``Rules.preset``), or the mesa's own `Rules` (house rules).
         players: 2 or 4.
         seed: the stored seed.
         plays: every stored play, in order.

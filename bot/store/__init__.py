@@ -238,7 +238,7 @@ class Store:
     @staticmethod
     def _json(value: Any) -> str:
         """``value`` as JSON text, as ``json.dumps`` writes it but for the spaces (non-string keys become
-        strings), by orjson: the save of every play writes three such columns (issue 13)."""
+        strings), by orjson: the save of every play writes three such columns."""
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
     async def save_table(
@@ -253,7 +253,7 @@ class Store:
 
         ``game`` is the game's compact snapshot (`bot.engine.Game.snapshot`, about 1 KB whatever the
         length of the mesa): with the appended plays it rebuilds the game, so the cost of a save does not
-        grow with the mesa (issue 13).
+        grow with the mesa.
 
         ``before_commit`` runs inside the transaction, after these writes (the ratings of the chicas the
         play finished: its writes through ``store.db`` join the transaction); if it raises, nothing is
@@ -427,7 +427,7 @@ class Store:
             guild_id, language,
         )
 
-    # ------------------------------------------------------------------ table clocks (issue 6)
+    # ------------------------------------------------------------------ table clocks
 
     async def save_timers(self, table_id: int, timers: dict[str, Any], casual: bool | None = None) -> int:
         """Write a table's clocks (and, when given, its casual flag) alone: a reminder sent, a deadline

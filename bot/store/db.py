@@ -1,4 +1,4 @@
-"""One database interface over two backends (issue 13): SQLite through aiosqlite (the embedded default) and
+"""One database interface over two backends: SQLite through aiosqlite (the embedded default) and
 PostgreSQL through asyncpg, chosen by the URL.
 
 Every repository of the bot writes its SQL once, in SQLite's spelling with ``?`` placeholders, and runs it
@@ -136,7 +136,7 @@ class Database:
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """Run ``statements`` (``(sql, args)`` pairs) in order, in one transaction (in the current one, if
         any), and return each statement's rows (``[]`` for a write without ``RETURNING``). On SQLite the
-        whole transaction is one trip to the database thread (a table's save, issue 13). Raises
+        whole transaction is one trip to the database thread (a table's save). Raises
         `IntegrityError`; nothing of the batch is written then (outside a transaction)."""
         async with self.transaction():
             return [await self.fetch(sql, *args) for sql, args in statements]

@@ -1,4 +1,4 @@
-"""Following the tables every process saves (PostgreSQL only; issue 13, item 6, `docs/SCALING.md` §1).
+"""Following the tables every process saves (PostgreSQL only; `docs/SCALING.md` §1).
 
 Every save that bumps a table's version notifies ``"<table id>:<version>"`` on `CHANNEL` when it commits
 (`bot.store.Store.save_table`). `SavedVersions` listens on a connection of its own, outside the pool, and

@@ -1,4 +1,4 @@
-"""Answering an interaction exactly once, and always within Discord's 3 seconds (issue 12).
+"""Answering an interaction exactly once, and always within Discord's 3 seconds.
 
 Discord drops an interaction that gets no initial response within 3 s ("This interaction failed"). A
 click usually answers in milliseconds, but a busy event loop or a slow database write can hold it up.

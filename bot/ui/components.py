@@ -1,5 +1,5 @@
 """A message's controls as Discord's own JSON (action rows of buttons and selects), for the messages a
-play rewrites every time: the hands (issue 13). Building discord.py's ``View`` and ``Item`` objects for
+play rewrites every time: the hands. Building discord.py's ``View`` and ``Item`` objects for
 them, only to turn them into this JSON once, was a fifth of a play's payload work.
 
 `Components` stands where discord.py takes a ``view=`` (``send``, ``edit``, interaction answers and

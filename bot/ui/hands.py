@@ -8,7 +8,7 @@
   previous one is deleted: one alert per turn at most, none while they are plainly playing.
 - A person's own click is answered through the interaction (no channel write); the cog calls `shown` so
   the same state is not written again.
-- **Through the click's token (issue 13).** That click also leaves an interaction token, valid 15 minutes,
+- **Through the click's token.** That click also leaves an interaction token, valid 15 minutes,
   that can edit the hand message it was on, send follow-up messages in the DM and delete them. Discord
   does not count interaction endpoints against the bot's global rate limit (about 50 requests/s for the
   whole bot), so while a person has clicked their hand in the last `TOKEN_LIFETIME` seconds, the

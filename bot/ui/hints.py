@@ -1,5 +1,5 @@
 """Pistas (hints) for a practice table: on your turn, the hand marks the plays that capture and what
-each would score at once (issue 10). A table with hints is never rated (`TableService.is_casual`).
+each would score at once. A table with hints is never rated (`TableService.is_casual`).
 
 Hidden information: hints read only the player's own `GameView` (their hand, the table, the last trail),
 so they never depend on another hand, the stock or a hidden ronda rank. That is also why a caída en ronda

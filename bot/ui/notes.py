@@ -1,6 +1,6 @@
 """What the table presenter says in words about table events, in the channel and by DM: the 2/3 reminder,
 a timed-out turn, a seat handed to a computer player or taken back, a player who left or was removed, a new
-host, a lobby that timed out, and the rematch ready check (issue 6). A part of `bot.ui.notifier`'s
+host, a lobby that timed out, and the rematch ready check. A part of `bot.ui.notifier`'s
 `DiscordNotifier`, split out by concern: `TableNotesMixin` uses the presenter's client, service, write
 budget, DM hands and public pump.
 """

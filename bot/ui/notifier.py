@@ -13,7 +13,7 @@
 - Notifications return at once: the writes happen in one background pump per table, in order.
 - Table events said in words (reminders, timeouts, seats taken over, the rematch check): `bot.ui.notes`.
 
-When Discord says a table's place is gone (the written rule, issue 12):
+When Discord says a table's place is gone (the written rule):
 - 10003 Unknown Channel on any write, CHANNEL_DELETE / THREAD_DELETE, a channel missing when a server
   becomes available, or the bot removed from the server: the table ends (`TableService.channel_gone`)
   and nothing more is written to that channel; its players' DM hands say it ended.

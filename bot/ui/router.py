@@ -1,4 +1,4 @@
-"""Every component click gets exactly one answer (issue 12).
+"""Every component click gets exactly one answer.
 
 discord.py runs a `discord.ui.DynamicItem`'s callback only when the click's custom_id matches a registered
 template *and* the message, as Discord sends it with the interaction, still carries a component with that

@@ -1,4 +1,4 @@
-"""«¿Por qué?»: the table's last play explained in words, by rule (issue 10).
+"""«¿Por qué?»: the table's last play explained in words, by rule.
 
 The explanation goes through the engine: the game is replayed from its seed to just before the last
 play, and `Game.explain` says what that play's base capture was (a match or a sum, R17), which cards the
