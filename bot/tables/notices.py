@@ -43,7 +43,9 @@ class Notices:
     def after(self, table: Table, *, lobby: bool = False, events: Sequence[Event] | None = None,
               closed: bool = False) -> None:
         """Notify (in order, per table) and then let computer players move, in the background; called
-        after the change was saved and its lock released."""
+        after the change was saved and its lock released. With no flag it tells the presenter nothing: a
+        change of state only (a pause, a seat gone away) is shown by a `note`, whose line the presenter
+        posts before it redraws the table message and the hands."""
         self._background.spawn(self._after_run(table, lobby=lobby, events=events, closed=closed))
 
     async def _after_run(self, table: Table, *, lobby: bool, events: Sequence[Event] | None,
