@@ -7,10 +7,10 @@ At 50 fast tables (``python bench/loopback.py``) a play is, in the bot's process
   its user, its message with the hand's components) and discord.py's `DynamicItem` dispatch (the message's
   components turned into a View, the item rebuilt from its custom_id) to a callback that
 - saves the play: one trip to SQLite's thread (aiosqlite) with the play's row and the ~1 KB snapshot,
-- answers the click with UPDATE_MESSAGE (`bot.ui.wire.update_message`, the clicker's hand),
-- edits the next player's DM hand through a click token (`bot.ui.wire.edit_token_message`),
+- answers the click with UPDATE_MESSAGE (`bot.ui.delivery.update_message`, the clicker's hand),
+- edits the next player's DM hand through a click token (`bot.ui.delivery.edit_token_message`),
 - and, for ``--public`` of the plays (0.84 in the loopback runs: the public edits are coalesced), edits the
-  public message with its picture, multipart (`bot.ui.wire.edit_channel_message`).
+  public message with its picture, multipart (`bot.ui.delivery.edit_channel_message`).
 
 Here the callback makes that save and sends those three requests through the bot's own `bot.ui.wire`
 functions, with payloads built once before the run from a real game (`render.hand_payload`,
@@ -192,7 +192,7 @@ async def _clicks(client: Any, db: Any, plays: int, tables: int, public_share: f
     """The run itself, logged in as ``client`` (see `run`)."""
     import discord
 
-    from bot.ui import wire
+    from bot.ui import delivery as wire
 
     mine, theirs, public = messages
 

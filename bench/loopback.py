@@ -396,6 +396,10 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
     base = f"http://127.0.0.1:{http_port}"
     discord.http.Route.BASE = f"{base}/api/v10"
 
+    if os.environ.get("BENCH_PICTURE_NICE"):  # --picture-nice
+        from bot.ui import pictures as picture_workers_module
+
+        picture_workers_module.NICE = int(os.environ["BENCH_PICTURE_NICE"])
     tmp = tempfile.TemporaryDirectory()
     errors = Errors()
     log_file = logging.FileHandler(Path(tmp.name) / "bot.log")
@@ -768,6 +772,8 @@ def main() -> None:
                         "not the first drawing of each card size")
     parser.add_argument("--picture-workers", type=int, default=None, metavar="N",
                         help="the bot's PICTURE_WORKERS (default: its own default; 0 draws in the bot's process)")
+    parser.add_argument("--picture-nice", type=int, default=None, metavar="N",
+                        help="the picture workers' os.nice (default: bot.ui.pictures.NICE; 0: the bot's priority)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bench process; dump the stats to FILE")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", metavar="FILE", help="write the first table's last messages (channel, both DMs) "
@@ -775,6 +781,8 @@ def main() -> None:
     parser.add_argument("--postgres", metavar="URL", help="run the bot on PostgreSQL: a server's postgresql://…/postgres "
                         "URL (each run makes a fresh database there); default SQLite in a temporary file")
     args = parser.parse_args()
+    if args.picture_nice is not None:  # read by each run's process (`bench`)
+        os.environ["BENCH_PICTURE_NICE"] = str(args.picture_nice)
     if args.tables is None and args.pace is None:
         runs = [(1, "fast"), (10, "fast"), (50, "fast"), (200, "human")]
     else:

@@ -10,6 +10,9 @@ Prints, per position: the median and 95th percentile of the render time (layout 
 time to draw the 40 emoji PNGs (cold, then cached) and their sizes. Budget (issue): a 4-player scene with
 10 table cards renders in at most 15 ms (median) into at most 80 KB.
 
+Then Pillow's PNG encoder alone (``Image.save(format="PNG", compress_level=…)``) on the 2 v 2 picture, at
+levels 1, 2, 3, 6 and 9: CPU ms and bytes.
+
 Then the picture as a live bot draws it: ``--tables`` games (1 v 1, then 2 v 2) played in turn, one random
 legal play at a time, each play's picture drawn after it, so the caches hold what many tables in play leave
 there. The first ``--warm`` rounds fill the card art and the caches; the next ``--rounds`` are measured:
@@ -23,6 +26,7 @@ Times of the first part are wall-clock (`time.perf_counter`) on one core.
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import sys
@@ -31,9 +35,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image  # noqa: E402
+
 from bot.engine import DECK, EventKind, Game, GameView, Rules  # noqa: E402
 from bot.ui import cardart  # noqa: E402
-from bot.ui.picture import LastPlay, SeatScene, SideScene, TableScene, render_table  # noqa: E402
+from bot.ui.picture import LastPlay, SeatScene, SideScene, TableScene, render_table, tiles  # noqa: E402
 
 LABELS = {"perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
           "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia"}
@@ -148,6 +154,19 @@ def main() -> None:
     print(f"emoji_png: 40 cards in {cold:.0f} ms cold ({cold / 40:.1f} ms each), {warm:.2f} ms cached; "
           f"{min(sizes) / 1024:.1f}–{max(sizes) / 1024:.1f} KB each (limit 256 KiB)")
     print("budget: 2v2 with 10 table cards <= 15 ms median, <= 80 KB")
+    _, view = position(4, args.min_table)
+    image = Image.open(io.BytesIO(render_table(scene_of(view))))
+    image.load()
+    print("\nPillow's PNG encoder alone, the 2v2 picture (CPU ms, median of 100; the bot uses level "
+          f"{tiles.PNG_LEVEL})")
+    for level in (1, 2, 3, 6, 9):
+        spent = []
+        for _ in range(100):
+            start = time.process_time()
+            out = io.BytesIO()
+            image.save(out, format="PNG", compress_level=level)
+            spent.append((time.process_time() - start) * 1000)
+        print(f"  compress_level={level}: {statistics.median(spent):.2f} ms, {len(out.getvalue()) / 1024:.1f} KB")
     print(f"\nthe next play's picture, {args.tables} games in turn (CPU ms, after {args.warm} rounds of warm-up)")
     print(f"{'players':>8} {'pictures':>8} {'mean':>6} {'median':>7} {'p95':>6} {'PNG KB':>7}")
     for players in (2, 4):

@@ -1,12 +1,12 @@
 """The floor of a play's three requests: what discord.py and aiohttp cost the bot per play, with nothing
 else around them (issue 13).
 
-A play rewrites three messages (`bot.ui.wire`): the clicker's hand as the click's answer (``POST
+A play rewrites three messages (`bot.ui.delivery`): the clicker's hand as the click's answer (``POST
 /interactions/…/callback``, UPDATE_MESSAGE), the next player's hand through their interaction token
 (``PATCH /webhooks/…/messages/@original``) and the public table message with its picture (``PATCH
 /channels/…/messages/…``, multipart). This bench builds those three bodies as the bot does (a real
 hand payload for each seat, the table's words and its PNG, from a 1 v 1 game in mid-hand), then sends
-them through the same discord.py calls `bot.ui.wire` makes, to a small aiohttp server in another process
+them through the calls the bot made before `bot.ui.delivery` (discord.py's internals, no message objects built), to a small aiohttp server in another process
 that answers as Discord does (204 for the callback, the message JSON with rate-limit headers for the
 edits). Bodies are built once: only the requests are measured.
 

@@ -22,7 +22,7 @@ import discord
 
 from bot.i18n import COMMAND_LANG, DEFAULT_LANG, lang_of
 
-from . import wire
+from . import delivery
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
 
 async def show(interaction: discord.Interaction, payload: Any) -> None:
     """Show ``payload`` (a `bot.ui.render.Payload`, a hand) in place of the message a component is on, as
-    `edit` does, through `bot.ui.wire` (no message object is built from Discord's answer: a play's hot
+    `edit` does, through `bot.ui.delivery` (discord.py's public calls, one seam for a play's hot
     path), when that message is private: in a DM or ephemeral. On any other message (a hand's custom_id
     pressed on the public table message: stale, foreign or forged) the hand is a new ephemeral message, so
     that no hand ever shows in a channel.
@@ -127,9 +127,9 @@ async def show(interaction: discord.Interaction, payload: Any) -> None:
         return
     async with _lock(interaction):
         if not interaction.response.is_done():
-            await wire.update_message(interaction, payload)
+            await delivery.update_message(interaction, payload)
         else:  # after a deferred update, the "original response" is the component's own message
-            await wire.edit_original(interaction, payload)
+            await delivery.edit_original(interaction, payload)
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:

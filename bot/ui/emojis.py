@@ -21,7 +21,7 @@ import discord
 from bot.engine.cards import ALL_CARDS, Card
 
 from .cardart import emoji_png
-from .wire import NETWORK_ERRORS
+from .delivery import NETWORK_ERRORS
 
 log = logging.getLogger(__name__)
 

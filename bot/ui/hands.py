@@ -34,7 +34,7 @@ import discord
 from bot.i18n import t
 from bot.tables import FINISHED, PLAYING, Table, TableBusyError, TableService
 
-from . import answer, records, render, wire
+from . import answer, delivery, records, render
 from .budget import WriteBudget
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,9 @@ class _Token:
     send follow-ups, delete either. ``since`` is the service clock's second of the click.
 
     ``answering`` is the click itself until its own answer is seen done (`HandPresenter._token_for`),
-    then None: the token is kept for minutes, the interaction is not (see `wire.ClickToken`)."""
+    then None: the token is kept for minutes, the interaction is not (see `delivery.ClickToken`)."""
 
-    click: wire.ClickToken
+    click: delivery.ClickToken
     message_id: int
     original: bool
     since: float
@@ -69,7 +69,7 @@ class _Token:
 
     @property
     def target(self) -> int | None:
-        """The message to edit or delete through the token, as `wire.edit_token_message` takes it: None for
+        """The message to edit or delete through the token, as `delivery.edit_token_message` takes it: None for
         the click's own message (``original``), else the follow-up's id."""
         return None if self.original else self.message_id
 
@@ -159,7 +159,7 @@ class HandPresenter:
             if table.game.to_play == seat:
                 self._alerted[key] = table.nonce
             if interaction is not None and interaction.message is not None:
-                self._tokens[key] = _Token(wire.ClickToken.of(interaction), interaction.message.id, True,
+                self._tokens[key] = _Token(delivery.ClickToken.of(interaction), interaction.message.id, True,
                                            self.service.clock.now(), answering=interaction)
 
     def _unchanged(self, key: tuple[int, int], state: tuple[Any, ...]) -> bool:
@@ -198,7 +198,7 @@ class HandPresenter:
     async def _token_edit(self, key: tuple[int, int], token: _Token, payload: render.Payload) -> bool:
         """Edit the hand through the token; False (and the token dropped) when Discord refused."""
         try:
-            await wire.edit_token_message(token.click, token.target, payload)
+            await delivery.edit_token_message(token.click, token.target, payload)
         except discord.HTTPException as exc:
             log.info("DM hand edit through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
@@ -210,7 +210,7 @@ class HandPresenter:
     async def _token_delete(self, token: _Token) -> None:
         """Delete the hand message of ``token`` through it (a failure is logged, the game goes on)."""
         try:
-            await wire.delete_token_message(token.click, token.target)
+            await delivery.delete_token_message(token.click, token.target)
             self.token_writes += 1
         except discord.HTTPException as exc:
             log.info("old DM hand not deleted through the token (%s %s)", exc.status, exc.code)
@@ -322,7 +322,7 @@ class HandPresenter:
                     self._dirty.add(key)  # written again only if this seat's hand looks different now
         except asyncio.CancelledError:
             raise
-        except wire.NETWORK_ERRORS as exc:
+        except delivery.NETWORK_ERRORS as exc:
             log.warning("table %d: DM hand of seat %d not written (%s); trying again", table.id, seat,
                         type(exc).__name__)
             self._retry(table, seat)
@@ -377,7 +377,7 @@ class HandPresenter:
             self._written(key)
             return
         try:
-            await wire.edit_channel_message(self.client, int(record["channel"]), int(record["message"]), payload)
+            await delivery.edit_channel_message(self.client, int(record["channel"]), int(record["message"]), payload)
         except discord.HTTPException as exc:
             log.info("table %d: DM hand edit for seat %d failed (%s %s); sending it anew", table.id, seat,
                      exc.status, exc.code)
@@ -455,7 +455,7 @@ class HandPresenter:
         state = self.state_key(table, seat)
         game = table.game
         try:
-            message_id = await wire.send_followup(token.click, self._payload(table, seat))
+            message_id = await delivery.send_followup(token.click, self._payload(table, seat))
         except discord.HTTPException as exc:
             log.info("DM hand follow-up through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)

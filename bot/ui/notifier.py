@@ -44,7 +44,7 @@ from bot.i18n import t
 from bot.tables import LOBBY, PLAYING, Table, TableBusyError, TableService
 from bot.tables.workers import OffloadClosedError
 
-from . import permissions, records, render, wire
+from . import delivery, permissions, records, render
 from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .notes import TableNotesMixin
@@ -479,7 +479,7 @@ class DiscordNotifier(TableNotesMixin):
         lang = await self.service.public_language(table.guild_id)
         payload = await self._table_payload(table, lang)
         try:
-            await wire.edit_channel_message(self.client, table.channel_id, table.messages.public, payload)
+            await delivery.edit_channel_message(self.client, table.channel_id, table.messages.public, payload)
         except discord.HTTPException as exc:
             if exc.code == UNKNOWN_CHANNEL:
                 raise

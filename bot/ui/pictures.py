@@ -1,21 +1,19 @@
-"""Table pictures drawn in worker processes (issue 13), so that drawing them never holds the event loop.
+"""Table pictures drawn in worker processes, so that drawing them never holds the event loop.
 
-A table picture (`bot.ui.picture.render_table`) costs one to two milliseconds of Pillow and Python a
-play: in the bot's process it would be the largest part of a play's work on the event loop, and delay
-other tables' answers while it runs. `PictureWorkers` draws them in worker processes instead: the scene
+A table picture (`bot.ui.picture.render_table`) costs a few milliseconds of Pillow and Python a play: in
+the bot's process it would be the largest part of a play's work on the event loop, and delay other
+tables' answers while it runs. `PictureWorkers` draws them in worker processes instead: the scene
 (`bot.ui.scene.table_scene`, public state only, about a kilobyte pickled) goes to a worker and the PNG
 (about 30 KB) comes back.
 
-- **One pipe per worker, read by the event loop.** A request is one write to the worker's pipe and the
-  answer is read when the pipe is readable (``loop.add_reader``): no thread of the bot's process takes
-  part (a `concurrent.futures.ProcessPoolExecutor` hands each call through two threads and three queues,
-  several times this cost). At most `IN_FLIGHT` requests wait in a worker's pipe, so a write never fills
-  it and never blocks the loop.
+- **Each worker is a `concurrent.futures.ProcessPoolExecutor` of one process.** Its hand-off costs the
+  bot's process ~0.3 ms of CPU a picture more than a pipe read by the event loop (docs/SCALING.md, "Speed
+  devices kept and removed"), well inside the budget of a play.
 - **Each table always goes to the same worker** (table id modulo the workers): that worker's caches
-  (tiles, compressed bands, laid-out parts) hold the table's last picture, and the next play's picture
-  redraws only what changed, as in one process.
-- **A worker that dies** (killed, out of memory), or answers nothing for `ANSWER_TIMEOUT` seconds (then it
-  is ended), fails the pictures it held; each is asked once more of a
+  (tiles, laid-out parts) hold the table's last picture, and the next play's picture redraws only what
+  changed, as in one process.
+- **A worker that dies** (killed, out of memory: the executor is broken), or answers nothing for
+  `ANSWER_TIMEOUT` seconds (then it is killed), fails the pictures it held; each is asked once more of a
   new worker, then drawn in a thread of the bot's process, so a table message never loses its picture for
   that. `restarts` and `fallbacks` count those events.
 
@@ -25,12 +23,14 @@ This module imports neither discord nor the store; a worker imports Pillow and `
 from __future__ import annotations
 
 import asyncio
-import itertools
+import contextlib
 import logging
 import os
-import pickle
-from collections.abc import Sequence
-from typing import Any
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot.tables.workers import OffloadClosedError, init_worker, mp_context
 
@@ -41,120 +41,81 @@ log = logging.getLogger(__name__)
 PRELOAD: tuple[str, ...] = ("bot.ui.picture",)
 """What a picture worker imports when it starts (Pillow, the card art, the picture's modules)."""
 
-IN_FLIGHT = 16
-"""Requests a worker's pipe holds at most (about 1 KB each: far below a pipe's 64 KB)."""
-
 ANSWER_TIMEOUT = 10.0
 """Seconds a picture is waited for (a picture takes milliseconds): a worker that takes longer is taken
-for stuck, ended, and the picture asked again."""
+for stuck, killed, and the picture asked again."""
+
+NICE = 10
+"""How much a picture worker lowers its own CPU priority (``os.nice``): on a machine with fewer free cores
+than busy processes, the event loop's thread (which answers clicks) gets a core before a picture, which
+is coalesced and may wait (docs/SCALING.md, "Speed devices kept and removed"). 0 leaves it as is."""
+
+_T = TypeVar("_T")
+
+
+def _start_worker(preload: Sequence[str], nice: int) -> None:
+    """A picture worker's start: `NICE`, then as any worker (`init_worker`)."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    init_worker(preload)
 
 
 class PictureWorkerDied(RuntimeError):
     """The worker process drawing a picture ended before answering (internal: the picture is asked again)."""
 
 
-def _serve(conn: Any, preload: Sequence[str]) -> None:
-    """A worker: read ``(number, scene)`` requests from ``conn``, answer ``(number, True, png)`` or
-    ``(number, False, exception)``, until the bot's end of the pipe closes."""
-    init_worker(preload)
-    while True:
-        try:
-            number, scene = pickle.loads(conn.recv_bytes())
-        except (EOFError, OSError):
-            return
-        try:
-            answer: tuple[int, bool, Any] = (number, True, render_table(scene))
-        except Exception as exc:  # noqa: BLE001 - reported to the caller, in the bot's process
-            answer = (number, False, exc)
-        try:
-            try:
-                data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
-            except Exception:  # noqa: BLE001 - an exception that does not pickle
-                data = pickle.dumps((number, False, RuntimeError(repr(answer[2]))), pickle.HIGHEST_PROTOCOL)
-            conn.send_bytes(data)
-        except OSError:
-            return
-
-
 class _Worker:
-    """One worker process and the requests it holds."""
+    """One worker process: a `ProcessPoolExecutor` of one process, and that process's id once known."""
 
     def __init__(self, context: Any, preload: Sequence[str]) -> None:
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, tuple(preload)), name="cuarenta-pictures",
-                                       daemon=True)
-        self.process.start()
-        child.close()
-        self.loop = asyncio.get_running_loop()
-        self.pending: dict[int, asyncio.Future[bytes]] = {}
-        self.slots = asyncio.Semaphore(IN_FLIGHT)
+        self.pool = ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker,
+                                        initargs=(tuple(preload), NICE))
+        self.pid: int | None = None
         self.alive = True
-        self.loop.add_reader(self.conn.fileno(), self._readable)
-        # uvloop makes the descriptor non-blocking when it starts watching it; this end reads and writes
-        # whole messages (an answer is read once it starts to arrive, a request never fills the pipe:
-        # `IN_FLIGHT`), so it stays blocking, as `multiprocessing.Connection` expects
-        os.set_blocking(self.conn.fileno(), True)
 
-    async def draw(self, number: int, scene: TableScene) -> bytes:
-        """Send one request and wait for its answer.
+    async def draw(self, scene: TableScene) -> bytes:
+        """The PNG of ``scene``, drawn by this worker.
 
         Raises:
-            PictureWorkerDied: the worker ended first. Whatever `render_table` raised in the worker.
+            PictureWorkerDied: the worker ended (or was closed) first. Whatever `render_table` raised.
         """
-        async with self.slots:
-            if not self.alive:
-                raise PictureWorkerDied("the picture worker had ended")
-            future: asyncio.Future[bytes] = self.loop.create_future()
-            self.pending[number] = future
-            try:
-                self.conn.send_bytes(pickle.dumps((number, scene), pickle.HIGHEST_PROTOCOL))
-            except OSError as exc:  # the worker is gone
-                self.pending.pop(number, None)
-                self._ended()
-                raise PictureWorkerDied("the picture worker had ended") from exc
-            try:
-                return await asyncio.wait_for(future, ANSWER_TIMEOUT)
-            except TimeoutError:
-                log.warning("a picture worker did not answer in %.0f s; ending it", ANSWER_TIMEOUT)
-                self.process.kill()
-                self._ended()
-                raise PictureWorkerDied("the picture worker was stuck") from None
-            finally:
-                self.pending.pop(number, None)
+        if self.pid is None:  # its first call: the process starts, and says who it is (to be killed if stuck)
+            self.pid = await self._call(os.getpid)
+        return await self._call(render_table, scene)
 
-    def _readable(self) -> None:
+    async def _call(self, fn: Callable[..., _T], *args: Any) -> _T:
+        if not self.alive:
+            raise PictureWorkerDied("the picture worker had ended")
         try:
-            number, ok, value = pickle.loads(self.conn.recv_bytes())
-        except (EOFError, OSError):
-            self._ended()
-            return
-        except Exception:  # an answer that does not read: this worker's pipe can no longer be trusted
-            log.exception("a picture worker's answer could not be read; ending it")
-            self.process.kill()
-            self._ended()
-            return
-        future = self.pending.pop(number, None)
-        if future is None or future.done():  # its caller gave up (cancelled)
-            return
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)
+            future = self.pool.submit(fn, *args)
+        except (BrokenProcessPool, RuntimeError) as exc:  # broken, or shut down
+            self.end()
+            raise PictureWorkerDied("the picture worker had ended") from exc
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_TIMEOUT)
+        except BrokenProcessPool as exc:  # the process died, or its answer did not read
+            self.end()
+            raise PictureWorkerDied("the picture worker ended") from exc
+        except TimeoutError:
+            log.warning("a picture worker did not answer in %.0f s; ending it", ANSWER_TIMEOUT)
+            self.end(kill=True)
+            raise PictureWorkerDied("the picture worker was stuck") from None
+        except asyncio.CancelledError:
+            if future.cancelled() and not self.alive:  # closed with the picture still queued
+                raise PictureWorkerDied("the picture worker was closed") from None
+            raise
 
-    def _ended(self, error: BaseException | None = None) -> None:
-        """The worker ended (or is closed): stop reading, fail what it held."""
-        if self.alive:
-            self.alive = False
-            self.loop.remove_reader(self.conn.fileno())
-            self.conn.close()
-        for future in self.pending.values():
-            if not future.done():
-                future.set_exception(error or PictureWorkerDied("the picture worker ended"))
-        self.pending.clear()
-
-    def close(self) -> None:
-        """Close the pipe: the worker ends once it has answered what it is drawing."""
-        self._ended(OffloadClosedError("the picture workers are closed"))
+    def end(self, kill: bool = False) -> None:
+        """Stop using this worker (idempotent, never blocks): killed first when ``kill`` (a stuck process
+        would keep the executor's own thread waiting for it); pictures still queued are cancelled."""
+        if not self.alive:
+            return
+        self.alive = False
+        if kill and self.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 class PictureWorkers:
@@ -180,7 +141,6 @@ class PictureWorkers:
         self._context = mp_context(context)
         self._preload = tuple(preload)
         self._workers: list[_Worker | None] = [None] * workers
-        self._numbers = itertools.count()
         self._closed = False
         self.pictures = 0
         self.restarts = 0
@@ -188,7 +148,7 @@ class PictureWorkers:
 
     def pids(self) -> list[int]:
         """The process ids of the workers running now (tests; `bench/loopback.py` reads /proc instead)."""
-        return [w.process.pid for w in self._workers if w is not None and w.alive and w.process.pid]
+        return [w.pid for w in self._workers if w is not None and w.alive and w.pid is not None]
 
     async def render(self, table_id: int, scene: TableScene) -> bytes:
         """The PNG of ``scene`` (`render_table`), drawn by table ``table_id``'s worker.
@@ -201,7 +161,7 @@ class PictureWorkers:
         for attempt in (1, 2):
             worker = self._worker(index)
             try:
-                png = await worker.draw(next(self._numbers), scene)
+                png = await worker.draw(scene)
             except PictureWorkerDied:
                 if self._closed:
                     raise OffloadClosedError("the picture workers are closed") from None
@@ -226,11 +186,11 @@ class PictureWorkers:
 
     def close(self) -> None:
         """Stop the workers (idempotent, never blocks): each ends once it has answered what it is drawing;
-        a picture still waited for, or asked for afterwards, raises `OffloadClosedError`."""
+        a picture still queued, or asked for afterwards, raises `OffloadClosedError`."""
         self._closed = True
         for worker in self._workers:
             if worker is not None:
-                worker.close()
+                worker.end()
 
 
-__all__ = ["IN_FLIGHT", "PRELOAD", "PictureWorkers"]
+__all__ = ["ANSWER_TIMEOUT", "NICE", "PRELOAD", "PictureWorkers"]

@@ -43,7 +43,7 @@ async def test_a_dm_hand_edit_lost_to_a_network_error_is_tried_again(monkeypatch
     """Not only Discord's 5xx: a write that never reached Discord (a dropped connection) is tried again."""
     import aiohttp
 
-    from bot.ui import wire
+    from bot.ui import delivery
 
     from .test_shared_presenter import HandService, _notifier, _person_table
 
@@ -55,7 +55,7 @@ async def test_a_dm_hand_edit_lost_to_a_network_error_is_tried_again(monkeypatch
             raise aiohttp.ClientConnectionError("connection reset")
         shown.append(table.nonce)
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    monkeypatch.setattr(delivery, "edit_channel_message", edit)
     notifier = _notifier(HandService())
     table = _person_table()
     notifier.hands.refresh(table)

@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.tables import Messages, Seat, Table
-from bot.ui import wire
+from bot.ui import delivery
 from bot.ui.notifier import DiscordNotifier
 
 from .helpers import latest_hand, pick_play, play_through_ui, public_message, table_of
@@ -39,14 +39,14 @@ def simcord_bot(make_bot, clock):
 
 async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, monkeypatch):
     edits: list[tuple[int, float]] = []
-    original = wire.edit_channel_message
+    original = delivery.edit_channel_message
 
     async def spy(client, channel_id, message_id, payload):
         if channel_id == world.channel.id:
             edits.append((message_id, clock.now))
         return await original(client, channel_id, message_id, payload)
 
-    monkeypatch.setattr(wire, "edit_channel_message", spy)
+    monkeypatch.setattr(delivery, "edit_channel_message", spy)
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
@@ -70,7 +70,7 @@ async def test_a_burst_of_changes_makes_one_edit(monkeypatch):
     async def edit(client, channel_id: int, message_id: int, payload) -> None:
         edits.append(message_id)
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    monkeypatch.setattr(delivery, "edit_channel_message", edit)
 
     class Client:
         pass

@@ -13,7 +13,7 @@ import discord
 
 from bot.engine import Event, EventKind, Game, Rules
 from bot.tables import Messages, Seat, Table
-from bot.ui import wire
+from bot.ui import delivery
 from bot.ui.notifier import DiscordNotifier
 
 
@@ -55,7 +55,7 @@ def _spy_edits(monkeypatch, shown: list[int], current, overtaken: SharedService 
         if overtaken is not None and len(shown) == 1:
             overtaken.behind_now = True
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    monkeypatch.setattr(delivery, "edit_channel_message", edit)
 
 
 async def _no_wait(seconds: float) -> None:
@@ -77,7 +77,7 @@ async def test_a_process_whose_copy_is_behind_writes_nothing_public_and_its_due_
     async def edit(client, channel_id: int, message_id: int, payload) -> None:
         edits.append(message_id)
 
-    monkeypatch.setattr(wire, "edit_channel_message", edit)
+    monkeypatch.setattr(delivery, "edit_channel_message", edit)
     service = SharedService()
     notifier = _notifier(service)
     table = _table()

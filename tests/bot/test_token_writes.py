@@ -83,11 +83,11 @@ async def test_a_kept_token_lets_its_interaction_go_once_the_click_was_answered(
     """A DM hand's token is kept for minutes; the click's interaction (its message, components and users,
     freed only by the garbage collector) is kept only until its own answer is seen done: at any moment at
     most the latest click of a table, whose hand has not been written since, still holds one."""
-    from bot.ui import wire
+    from bot.ui import delivery
 
     members = await start_1v1(world)
     await play_clocked(world, 1, members, think=1.0, turns=12)
     tokens = list(world.env.bot.notifier.hands._tokens.values())
     assert len(tokens) == 2, "both people clicked: each has a token"
-    assert all(isinstance(t.click, wire.ClickToken) for t in tokens)
+    assert all(isinstance(t.click, delivery.ClickToken) for t in tokens)
     assert sum(t.answering is not None for t in tokens) <= 1, "the token used since its click keeps no interaction"

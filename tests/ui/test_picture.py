@@ -26,7 +26,7 @@ from bot.ui.picture import (
 )
 from bot.ui.picture import arrange as picture_layout
 from bot.ui.picture import draw as picture_draw
-from bot.ui.picture import png as picture_png
+from bot.ui.picture import tiles as picture_tiles
 
 LABELS = {"perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
           "mano": "mano", "turn": "juega", "only_caida": "solo caída", "empty": "mesa limpia"}
@@ -315,10 +315,10 @@ def _pixels(data: bytes) -> tuple[bytes, list[int] | None]:
 
 def test_the_cached_picture_is_the_fresh_one_and_never_stale():
     scenes = _scenes_to_compare()
-    picture_png._clear_caches()
+    picture_tiles._clear_caches()
     fresh = [render_table(scene) for scene in scenes]  # each drawn with only what it caches itself
     for scene, expected in zip(scenes, fresh, strict=True):  # now with every other scene's tiles and bands cached
-        picture_png._clear_caches()
+        picture_tiles._clear_caches()
         render_table(scene)
         for other in scenes:
             render_table(other)
@@ -328,7 +328,7 @@ def test_the_cached_picture_is_the_fresh_one_and_never_stale():
     after = one_v_one(seats=(seat("Ana", 0, cards=3, dealer=True), seat("Beto", 1, cards=4, mano=True, to_play=True)))
     render_table(before)
     cached = render_table(after)
-    picture_png._clear_caches()
+    picture_tiles._clear_caches()
     assert render_table(after) == cached != render_table(before)
 
 
@@ -350,21 +350,19 @@ def test_the_png_is_one_valid_zlib_stream_of_the_rows():
         chunks[kind] = body
         at += 12 + length
     assert list(chunks) == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
-    rows = zlib.decompress(chunks[b"IDAT"])  # checks the Adler-32 of the joined bands too
+    rows = zlib.decompress(chunks[b"IDAT"])  # checks the Adler-32 too
     pixels, _ = _pixels(data)
     assert rows == b"".join(b"\0" + pixels[y * SIZE[0]:(y + 1) * SIZE[0]] for y in range(SIZE[1]))
 
 
-def test_the_png_is_the_same_picture_with_zlib_instead_of_isal(monkeypatch):
+def test_the_png_is_pillows_at_its_level_and_another_level_draws_the_same_picture(monkeypatch):
     scene = two_v_two()
-    picture_png._clear_caches()
-    with_isal = render_table(scene)
-    assert picture_png._isal is not None, "isal is a dependency: the fast deflate is the one in use"
-    monkeypatch.setattr(picture_png, "_isal", None)
-    picture_png._clear_caches()
-    with_zlib = render_table(scene)
-    assert with_zlib != with_isal  # another compressor really ran
-    assert _pixels(with_zlib) == _pixels(with_isal)
+    picture_tiles._clear_caches()
+    fast = render_table(scene)
+    monkeypatch.setattr(picture_tiles, "PNG_LEVEL", 9)
+    small = render_table(scene)
+    assert small != fast and len(small) < len(fast)  # another level really ran
+    assert _pixels(small) == _pixels(fast)
 
 
 def test_parts_of_the_layout_are_cached_and_make_the_same_layout():
@@ -376,12 +374,6 @@ def test_parts_of_the_layout_are_cached_and_make_the_same_layout():
     changed = picture_layout.parts(turned)
     assert [a is b for a, b in zip(first, changed, strict=True)] == [True] * 4 + [False] * 4 + [True], (
         "title, scores, table and last play kept; the four plaques laid out again")
-
-
-def test_adler32_of_joined_bands():
-    a, b = bytes(range(256)) * 70, b"\xff" * 90_001
-    assert picture_png._adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
-    assert picture_png._adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
 
 
 # --------------------------------------------------------------------------- card art

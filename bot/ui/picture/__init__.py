@@ -21,15 +21,13 @@ Layout (``SIZE`` = 800 × 500 pixels, 1.6 : 1, made for a phone, where Discord s
   plaques sit left of centre so that this fits to their right; a side seat's goes below its plaque. A
   trail shows the card with an arrow towards the table.
 
-The PNG uses one fixed 256-colour palette (chosen once from sample pictures): 30–40 KB. Drawing is
-cached without any state that could go stale: the layout by part (title, score panels, table, plaques,
-last play: `arrange.parts`); the shapes grouped into tiles that do not overlap, each tile drawn, turned
-into palette indices and kept by its shapes and place; and the PNG compressed (ISA-L's deflate) in bands of
-rows, each kept by the tiles it shows. Drawing a scene again costs ~0.1–0.3 ms; with 50 tables played in
-turn, the next play's picture costs ~1.3–1.6 ms of CPU on average (``python bench/render.py``; it was
-~2 ms before the layout and the tiles were cached by part and the bands compressed by ISA-L, ~5 ms before
-any cache). Tiles and bands are kept within 60 MB. The bot draws its pictures in worker processes
-(`bot.ui.pictures`), so these caches live there.
+The PNG uses one fixed 256-colour palette (chosen once from sample pictures): 30–40 KB, written by Pillow's
+own PNG encoder (`tiles.PNG_LEVEL`). Drawing is cached without any state that could go stale: the layout by
+part (title, score panels, table, plaques, last play: `arrange.parts`); the shapes grouped into tiles that
+do not overlap, each tile drawn, turned into palette indices and kept by its shapes and place
+(`tiles.render_table`). With 50 tables played in turn, the next play's picture costs ~3 ms of CPU
+(``python bench/render.py``; figures in docs/SCALING.md, "Speed devices kept and removed"). Tiles are kept
+within 48 MB. The bot draws its pictures in worker processes (`bot.ui.pictures`), so these caches live there.
 
 Text uses Pillow's embedded font, which covers ASCII and a few signs only. Accented letters (á é í ó ú
 ü ñ …) are drawn as their base letter with the accent added, ``¡`` and ``¿`` as turned ``!`` and ``?``;
@@ -43,9 +41,9 @@ exactly those shapes, so tests assert on content, not pixels.
 from __future__ import annotations
 
 from .arrange import layout
-from .png import render_table
 from .scene import SIZE, LastPlay, Layout, SceneError, SeatScene, Shape, SideScene, TableScene
 from .text import fit_text, text_width
+from .tiles import render_table
 
 __all__ = [
     "SIZE",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.engine.cards import Card
 
@@ -363,7 +363,7 @@ def _last_play(b: _Builder, play: LastPlay, team: int, where: str, plaque: tuple
     cw = card_width(cap_h)
     natural = len(captured) * cw + max(0, len(captured) - 1) * 4
     least = cw + max(0, len(captured) - 1) * math.ceil(cw * FAN_SHOW) if captured else 0
-    size, lines = 0, ()
+    size, lines = 0, cast("tuple[str, ...]", ())
     second_row = False
     if tall:
         inner = plaque[2] - plaque[0] - 2 * pad

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -262,14 +263,15 @@ def _palette() -> Image.Image:
              cardart.BACK, cardart.BACK_LINE]
     reserved: dict[tuple[int, int, int], None] = {}
     for seats in (2, 4):
-        for _, colour in sorted(_background(seats).getcolors(1 << 16), reverse=True):
+        colours = cast("list[tuple[int, tuple[int, int, int]]]", _background(seats).getcolors(1 << 16))
+        for _, colour in sorted(colours, reverse=True):
             reserved.setdefault(colour, None)
     for colour in named:
-        reserved.setdefault(tuple(colour[:3]), None)
+        reserved.setdefault((colour[0], colour[1], colour[2]), None)
     kept = list(reserved)[:128]
     counts: dict[tuple[int, int, int], int] = {}
     for img in samples:
-        for n, colour in img.getcolors(1 << 20):
+        for n, colour in cast("list[tuple[int, tuple[int, int, int]]]", img.getcolors(1 << 20)):
             counts[colour] = counts.get(colour, 0) + n
     pixels = [c for c, n in sorted(counts.items()) if c not in reserved for _ in range(1 + int(math.log2(n)))]
     rest: list[int] = []
@@ -279,9 +281,9 @@ def _palette() -> Image.Image:
         quantized = strip.quantize(colors=256 - len(kept), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         values = (quantized.getpalette() or [])[: 3 * (256 - len(kept))]
         for k in range(0, len(values) - 2, 3):  # leave the named colours alone in their neighbourhood
-            colour = tuple(values[k:k + 3])
-            if all(sum((a - b) ** 2 for a, b in zip(colour, c, strict=True)) > 100 for c in kept[-len(named):]):
-                rest.extend(colour)
+            candidate = tuple(values[k:k + 3])
+            if all(sum((a - b) ** 2 for a, b in zip(candidate, c, strict=True)) > 100 for c in kept[-len(named):]):
+                rest.extend(candidate)
     flat = [v for colour in kept for v in colour] + rest
     palette = Image.new("P", (1, 1))
     palette.putpalette(flat + [0] * (768 - len(flat)))

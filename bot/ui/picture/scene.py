@@ -4,7 +4,7 @@ shapes a layout is made of (`Shape`, `Layout`), and the picture's size, colours 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SIZE = (800, 500)
 """Width and height of the picture, in pixels."""
@@ -145,6 +145,8 @@ class Shape:
     radius: int = 0
     size: int = 0
     bold: bool = False
+    _key: tuple[object, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Shapes are keys of the picture's caches, hashed and compared many times a picture: the fields
@@ -159,10 +161,10 @@ class Shape:
             return True
         if not isinstance(other, Shape):
             return NotImplemented
-        return self._hash == other._hash and self._key == other._key  # type: ignore[attr-defined]
+        return self._hash == other._hash and self._key == other._key
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined,no-any-return]
+        return self._hash
 
 
 _HIGHLIGHTS = frozenset({"turn", "only_caida", "trail", "trail_label", "last", "callout", "dealer", "mano",

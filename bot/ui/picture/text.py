@@ -226,7 +226,7 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
         y = glyph_top - gap
         for mark in unit.marks:
             m = _mark_mask(mark, size, bold)
-            mx, my = (ink_left + ink_right) // 2 - m.width // 2, max(0, y - m.height)
+            mx, my = int((ink_left + ink_right) // 2 - m.width // 2), int(max(0, y - m.height))
             mask.paste(ImageChops.lighter(mask.crop((mx, my, mx + m.width, my + m.height)), m), (mx, my))
             y = my - 1
     return mask
