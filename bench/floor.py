@@ -63,7 +63,7 @@ def payloads() -> tuple[Any, Any, Any, bytes, str]:
 
     from bot.ui import render
     from bot.ui.picture import render_table
-    from bot.ui.scene import table_scene
+    from bot.ui.table_scene import table_scene
 
     render.set_card_emojis(built._emoji)  # noqa: SLF001
     table = built.new_table(0)

@@ -1,7 +1,7 @@
 """What handing a table picture to a worker process costs the bot's process (CPU ms a picture).
 
 400 pictures of 50 games played in turn (1 v 1, a random legal play each), asked three at a time at about
-45 a second, as at 50 fast tables: ``workers`` through the bot's `bot.ui.pictures.PictureWorkers` (one
+45 a second, as at 50 fast tables: ``workers`` through the bot's `bot.ui.picture_workers.PictureWorkers` (one
 worker), ``executor`` through a bare ``concurrent.futures.ProcessPoolExecutor(1)`` with
 ``loop.run_in_executor``. Prints the bot process's CPU (``time.process_time``: every thread, the
 drawing in the worker not included) per picture. Compare `PictureWorkers` of two commits by running this
@@ -28,7 +28,7 @@ import render as bench_render  # noqa: E402
 from bot.engine import Game, Rules  # noqa: E402
 from bot.tables.workers import init_worker, mp_context  # noqa: E402
 from bot.ui.picture import TableScene, render_table  # noqa: E402
-from bot.ui.pictures import PictureWorkers  # noqa: E402
+from bot.ui.picture_workers import PictureWorkers  # noqa: E402
 
 
 def scenes(games: int = 50, rounds: int = 8) -> list[TableScene]:

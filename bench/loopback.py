@@ -397,7 +397,7 @@ async def bench(n: int, pace: str, seconds: float, profile: str | None, seed: in
     discord.http.Route.BASE = f"{base}/api/v10"
 
     if os.environ.get("BENCH_PICTURE_NICE"):  # --picture-nice
-        from bot.ui import pictures as picture_workers_module
+        from bot.ui import picture_workers as picture_workers_module
 
         picture_workers_module.NICE = int(os.environ["BENCH_PICTURE_NICE"])
     tmp = tempfile.TemporaryDirectory()
@@ -773,7 +773,7 @@ def main() -> None:
     parser.add_argument("--picture-workers", type=int, default=None, metavar="N",
                         help="the bot's PICTURE_WORKERS (default: its own default; 0 draws in the bot's process)")
     parser.add_argument("--picture-nice", type=int, default=None, metavar="N",
-                        help="the picture workers' os.nice (default: bot.ui.pictures.NICE; 0: the bot's priority)")
+                        help="the picture workers' os.nice (default: bot.ui.picture_workers.NICE; 0: the bot's priority)")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bench process; dump the stats to FILE")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", metavar="FILE", help="write the first table's last messages (channel, both DMs) "

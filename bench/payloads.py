@@ -35,7 +35,7 @@ from discord.http import handle_message_parameters  # noqa: E402
 from bot.engine import Game, Rules  # noqa: E402
 from bot.tables import PLAYING, Seat, Table  # noqa: E402
 from bot.ui import render  # noqa: E402
-from bot.ui.scene import table_scene  # noqa: E402
+from bot.ui.table_scene import table_scene  # noqa: E402
 
 
 def _emoji(code: str) -> discord.PartialEmoji:

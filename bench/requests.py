@@ -74,7 +74,7 @@ def bodies() -> tuple[Payload, Payload, Payload]:
     from bot.tables import PLAYING, Seat, Table
     from bot.ui import render
     from bot.ui.picture import render_table
-    from bot.ui.scene import table_scene
+    from bot.ui.table_scene import table_scene
 
     render.set_card_emojis(lambda code: discord.PartialEmoji(name=f"c4_{code}", id=1_300_000_000_000_000_000))
     table = Table(id=1, guild_id=1, channel_id=100, host_id=10, players=2, preset="quito", status=PLAYING,

@@ -35,7 +35,7 @@ from bot.ui.emojis import CardEmojis
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
 from bot.ui.options import OptionCheckedTree
-from bot.ui.pictures import PictureWorkers
+from bot.ui.picture_workers import PictureWorkers
 from bot.ui.router import ComponentRouter
 
 log = logging.getLogger(__name__)

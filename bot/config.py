@@ -97,7 +97,7 @@ class Settings:
     """Worker processes for the computer players' moves (`bot.tables.workers.ProcessOffload`), started
     at the first move; 0 runs them in threads of the bot's process (``asyncio.to_thread``)."""
     picture_workers: int = 1
-    """Worker processes that draw the table pictures (`bot.ui.pictures.PictureWorkers`), each started at
+    """Worker processes that draw the table pictures (`bot.ui.picture_workers.PictureWorkers`), each started at
     its first picture; 0 draws them in the bot's process."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""

@@ -49,8 +49,8 @@ from .budget import MAX_SHED, RequestRate, WriteBudget
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .notes import TableNotesMixin
 from .picture import render_table
-from .pictures import PictureWorkers
-from .scene import table_scene
+from .picture_workers import PictureWorkers
+from .table_scene import table_scene
 
 K = EventKind
 log = logging.getLogger(__name__)
@@ -120,8 +120,8 @@ class DiscordNotifier(TableNotesMixin):
         clock: monotonic clock (default `time.monotonic`; SimCord drives it in tests).
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
         budget: the per-channel `WriteBudget` (default: Discord's 5 writes per 5 s).
-        pictures: draw the table picture (`bot.ui.scene`) on the table message.
-        picture_workers: draw it in these worker processes (`bot.ui.pictures`); None: in this process.
+        pictures: draw the table picture (`bot.ui.table_scene`) on the table message.
+        picture_workers: draw it in these worker processes (`bot.ui.picture_workers`); None: in this process.
         rate: the bot's `RequestRate`; while it is busy, table message edits (optional: each shows the
             latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
     """

@@ -79,7 +79,7 @@ def latency(monkeypatch):
 
 
 class SlowPictures:
-    """Stands for `bot.ui.pictures.PictureWorkers`: the picture comes back after a while."""
+    """Stands for `bot.ui.picture_workers.PictureWorkers`: the picture comes back after a while."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

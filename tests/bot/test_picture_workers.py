@@ -23,8 +23,8 @@ from bot.tables.workers import OffloadClosedError
 from bot.ui import render
 from bot.ui.notifier import DiscordNotifier
 from bot.ui.picture import SIZE, SceneError, render_table
-from bot.ui.pictures import PictureWorkers
-from bot.ui.scene import table_scene
+from bot.ui.picture_workers import PictureWorkers
+from bot.ui.table_scene import table_scene
 
 from .helpers import pick_play, play_through_ui, public_message, table_of
 
@@ -94,7 +94,7 @@ async def test_a_worker_draws_the_same_picture_as_the_bots_process():
 async def test_a_stuck_worker_is_ended_and_its_picture_drawn_by_a_new_one(monkeypatch):
     """A worker that answers nothing (stopped here with SIGSTOP) is waited for `ANSWER_TIMEOUT` seconds,
     then killed and replaced: the table's picture is still drawn, by the new worker."""
-    from bot.ui import pictures
+    from bot.ui import picture_workers as pictures
 
     workers, table, scene, first, pid = await _one_worker()
     try:

@@ -151,7 +151,7 @@ def test_a_limpia_that_does_not_count_at_38_is_counted_apart_in_the_hand_record(
 def test_the_score_lines_squares_are_the_sides_colours_in_the_picture():
     """Side A is drawn blue and side B orange in the table picture; the text's score lines used to mark
     them 🟩 and 🟦, so in 2 v 2 the blue square named the other team (visual review)."""
-    from bot.ui.picture.scene import TEAM
+    from bot.ui.picture.shapes import TEAM
 
     (ar, _ag, ab), (br, _bg, bb) = TEAM
     assert ab > ar and br > bb, "the picture: side A blue, side B orange"

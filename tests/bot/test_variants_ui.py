@@ -22,11 +22,12 @@ from bot.i18n import t, tn
 from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.tables import choices as table_choices
 from bot.tables.choices import distinct_captures
-from bot.ui import hints, records, render, scene, why, words
+from bot.ui import hints, records, render, why, words
 from bot.ui.cardart import EMOJI_SIZE, card_fanned, card_image, emoji_png
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import TRAIL_VALUE
 from bot.ui.picture import LastPlay, SeatScene, SideScene, TableScene, layout, render_table
+from bot.ui.table_scene import table_scene
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
@@ -192,7 +193,7 @@ async def test_a_mesa_with_comodines_against_a_computer_with_a_joker_chosen_in_t
         # before the computer answers: the table, its picture and «¿Por qué?» show the joker's play
         public = public_message(world, table)
         assert public.attachments, "the table picture"
-        plan = layout(scene.table_scene(table, "es"))
+        plan = layout(table_scene(table, "es"))
         assert wanted.card.code in plan.faces, "the joker is drawn as the last play"
         assert t("play.joker_as", "es", card=words.card_text(wanted.card),
                  rank=words.rank_word(info.joker_rank, "es")) in public.embeds[0].description
@@ -241,7 +242,7 @@ async def test_a_periquito_is_taken_announced_and_counted_in_the_hand_record(wor
     live = public_message(world, table).embeds[0].description
     assert tn("play.periquito", 1, "es", ranks=rank, points="(+6)") in live, live  # the public drama line
     assert "riquito!**" in live
-    callout = " ".join(s.value for s in layout(scene.table_scene(table, "es")).role("callout"))
+    callout = " ".join(s.value for s in layout(table_scene(table, "es")).role("callout"))
     assert "periquito" in callout.lower(), callout  # the picture calls it out too
     assert_no_hidden_cards_in_public(world, table)
     # play the hand out: its record counts the periquito for the player who took it
@@ -309,7 +310,7 @@ def test_a_periquito_is_called_out_and_said(lang, call, said):
     line = words.sentence(table, record, lang)
     assert line.startswith(f"**{call}** p0 ") and line.endswith(said), line
     assert call in words.log_token(table, record, lang)
-    shown = scene.table_scene(table, lang).last_play
+    shown = table_scene(table, lang).last_play
     assert shown is not None and shown.callout == call
 
 

@@ -27,7 +27,7 @@ part (title, score panels, table, plaques, last play: `arrange.parts`); the shap
 do not overlap, each tile drawn, turned into palette indices and kept by its shapes and place
 (`tiles.render_table`). With 50 tables played in turn, the next play's picture costs ~3 ms of CPU
 (``python bench/render.py``; figures in docs/SCALING.md, "Speed devices kept and removed"). Tiles are kept
-within 48 MB. The bot draws its pictures in worker processes (`bot.ui.pictures`), so these caches live there.
+within 48 MB. The bot draws its pictures in worker processes (`bot.ui.picture_workers`), so these caches live there.
 
 Text uses Pillow's embedded font, which covers ASCII and a few signs only. Accented letters (á é í ó ú
 ü ñ …) are drawn as their base letter with the accent added, ``¡`` and ``¿`` as turned ``!`` and ``?``;
@@ -41,7 +41,7 @@ exactly those shapes, so tests assert on content, not pixels.
 from __future__ import annotations
 
 from .arrange import layout
-from .scene import SIZE, LastPlay, Layout, SceneError, SeatScene, Shape, SideScene, TableScene
+from .shapes import SIZE, LastPlay, Layout, SceneError, SeatScene, Shape, SideScene, TableScene
 from .text import fit_text, text_width
 from .tiles import render_table
 

@@ -9,7 +9,7 @@ from typing import Any, cast
 from bot.engine.cards import Card
 
 from ..cardart import FAN_SHOW, card_width
-from .scene import (
+from .shapes import (
     AREA_2,
     AREA_4,
     AT38,

@@ -13,7 +13,7 @@ from bot.engine.cards import DECK
 
 from ..cardart import card_back, card_fanned, card_image
 from .arrange import layout
-from .scene import (
+from .shapes import (
     AT38,
     BADGE,
     BADGE_INK,

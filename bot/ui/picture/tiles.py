@@ -14,7 +14,7 @@ from PIL import Image
 
 from .arrange import _last_play_part, _plaque_part, _score_part, _table_part, _title, parts
 from .draw import _arrow, _background, _draw, _glow, _palette, _pastes, _quantize, _robot, _rounded, _shadow
-from .scene import H, Shape, TableScene, W
+from .shapes import H, Shape, TableScene, W
 from .text import (
     _advance,
     _baseline,

@@ -7,7 +7,7 @@ import random
 from bot.engine import Game, Rules
 from bot.tables import Messages, Seat, Table
 from bot.ui.picture import layout, render_table
-from bot.ui.scene import table_scene
+from bot.ui.table_scene import table_scene
 
 
 def table_4p(seed: str = "scene", plays: int = 7) -> Table:

@@ -3,7 +3,7 @@
 A table picture (`bot.ui.picture.render_table`) costs a few milliseconds of Pillow and Python a play: in
 the bot's process it would be the largest part of a play's work on the event loop, and delay other
 tables' answers while it runs. `PictureWorkers` draws them in worker processes instead: the scene
-(`bot.ui.scene.table_scene`, public state only, about a kilobyte pickled) goes to a worker and the PNG
+(`bot.ui.table_scene.table_scene`, public state only, about a kilobyte pickled) goes to a worker and the PNG
 (about 30 KB) comes back.
 
 - **Each worker is a `concurrent.futures.ProcessPoolExecutor` of one process.** Its hand-off costs the
