@@ -96,7 +96,7 @@ class TableWriter:
         before = game.snapshot()  # constant size: the rollback costs the same at any point of the mesa
         try:
             events = game.play(play, seat=seat)
-        except engine.IllegalPlayError:
+        except engine.RefusedPlayError:
             raise IllegalPlayError() from None
         try:
             await self.save(table, play=(len(game.plays) - 1, seat, play))
