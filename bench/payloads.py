@@ -33,7 +33,7 @@ import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
 from bot.engine import Game, Rules  # noqa: E402
-from bot.tables import PLAYING, Seat, Table  # noqa: E402
+from bot.tables import PLAYING, Seat, Table, TableOptions  # noqa: E402
 from bot.ui import render  # noqa: E402
 from bot.ui.table_scene import table_scene  # noqa: E402
 
@@ -46,7 +46,7 @@ def new_table(i: int) -> Table:
     table = Table(id=i + 1, guild_id=1, channel_id=100 + i, host_id=10 + i, players=2, preset="quito",
                   status=PLAYING, seed=f"p-{i}",
                   seats=[Seat(10_000 + 2 * i, name="Ana María"), Seat(10_001 + 2 * i, name="Beto Peña")],
-                  meta={"guild_name": "Ecuador", "channel_name": "cuarenta"})
+                  options=TableOptions(guild_name="Ecuador", channel_name="cuarenta"))
     table.game = Game.new(Rules.preset("quito"), 2, f"p-{i}")
     table.messages.public = 5_000 + i
     return table

@@ -71,7 +71,7 @@ def bodies() -> tuple[Payload, Payload, Payload]:
     import discord
 
     from bot.engine import Game, Rules
-    from bot.tables import PLAYING, Seat, Table
+    from bot.tables import PLAYING, Seat, Table, TableOptions
     from bot.ui import render
     from bot.ui.picture import render_table
     from bot.ui.table_scene import table_scene
@@ -79,7 +79,7 @@ def bodies() -> tuple[Payload, Payload, Payload]:
     render.set_card_emojis(lambda code: discord.PartialEmoji(name=f"c4_{code}", id=1_300_000_000_000_000_000))
     table = Table(id=1, guild_id=1, channel_id=100, host_id=10, players=2, preset="quito", status=PLAYING,
                   seed="requests", seats=[Seat(10, name="Ana María"), Seat(11, name="Beto Peña")],
-                  meta={"guild_name": "Ecuador", "channel_name": "cuarenta"})
+                  options=TableOptions(guild_name="Ecuador", channel_name="cuarenta"))
     game = table.game = Game.new(Rules.preset("quito"), 2, "requests")
     table.messages.public = 5_000
     rng = random.Random(1)

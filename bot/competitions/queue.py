@@ -26,7 +26,7 @@ import functools
 import itertools
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bot.store import Store
@@ -390,7 +390,7 @@ class QueueService(Background):
                                              # the named preset, never house rules: rated
                                              preset=await self.tables.default_preset(proposal.guild_id),
                                              refereed="queue")
-            table.meta["queue_match"] = proposal.id
+            table.options = replace(table.options, queue_match=proposal.id)
             for user_id, team in order[1:]:
                 e = by_user[user_id]
                 await self.tables.join(table.id, user_id=user_id, name=e.name, locale=e.locale,

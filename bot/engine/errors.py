@@ -1,4 +1,9 @@
-"""The engine's errors (R40: an illegal action is refused and changes nothing)."""
+"""The engine's errors (R40: an illegal action is refused and changes nothing).
+
+Their names are the engine's own (`RefusedPlayError`, `OutOfTurnError`, ...), distinct from the table
+service's refusals in `bot.tables.errors` (`IllegalPlayError`, `NotYourTurnError`, ...): the service
+catches `RefusedPlayError` where it calls the engine and raises its own `TableError` in its place, so
+callers of the service see one hierarchy of refusals."""
 
 from __future__ import annotations
 
@@ -7,9 +12,9 @@ __all__ = [
     "CuarentaError",
     "GameOverError",
     "IllegalCaptureError",
-    "IllegalPlayError",
-    "NotYourTurnError",
+    "OutOfTurnError",
     "PositionError",
+    "RefusedPlayError",
 ]
 
 
@@ -17,23 +22,23 @@ class CuarentaError(Exception):
     """Base class of the engine's errors."""
 
 
-class IllegalPlayError(CuarentaError):
-    """A play was refused; the game is unchanged (R40)."""
+class RefusedPlayError(CuarentaError):
+    """A play was refused; the game is unchanged (R40). Base of every refusal of `Game.play`."""
 
 
-class NotYourTurnError(IllegalPlayError):
+class OutOfTurnError(RefusedPlayError):
     """The seat that tried to play is not the seat in turn."""
 
 
-class CardNotInHandError(IllegalPlayError):
+class CardNotInHandError(RefusedPlayError):
     """The card is not in the hand of the seat in turn."""
 
 
-class IllegalCaptureError(IllegalPlayError):
+class IllegalCaptureError(RefusedPlayError):
     """The set of captured cards is not one the rules allow for that card (R17, R18, R21)."""
 
 
-class GameOverError(IllegalPlayError):
+class GameOverError(RefusedPlayError):
     """The mesa is over: no more plays."""
 
 

@@ -45,9 +45,9 @@ from .errors import (
     CuarentaError,
     GameOverError,
     IllegalCaptureError,
-    IllegalPlayError,
-    NotYourTurnError,
+    OutOfTurnError,
     PositionError,
+    RefusedPlayError,
 )
 from .events import Event, EventKind
 from .plays import Option, Play, PlayInfo, options_by_card, periquito_ranks
@@ -62,12 +62,12 @@ __all__ = [
     "GameOverError",
     "GameView",
     "IllegalCaptureError",
-    "IllegalPlayError",
-    "NotYourTurnError",
+    "OutOfTurnError",
     "Outcome",
     "Play",
     "PlayInfo",
     "PositionError",
+    "RefusedPlayError",
     "carton_points",
 ]
 
@@ -164,7 +164,7 @@ class Game(PositionsMixin):
         """`Game.new` followed by every play in order: how a stored mesa is replayed exactly.
 
         Raises:
-            IllegalPlayError: a play is not legal where it is applied.
+            RefusedPlayError: a play is not legal where it is applied.
         """
         game = cls.new(rules, players, seed)
         for play in plays:
@@ -327,7 +327,7 @@ class Game(PositionsMixin):
 
         Raises (and change nothing):
             GameOverError: the mesa is over.
-            NotYourTurnError: ``seat`` is not the seat in turn.
+            OutOfTurnError: ``seat`` is not the seat in turn.
             CardNotInHandError: the card is not in the hand of the seat in turn.
             IllegalCaptureError: the captures are not a legal capture for that card, or a trail that
                 ``forced_capture`` forbids.
@@ -336,7 +336,7 @@ class Game(PositionsMixin):
             raise GameOverError("the mesa is over")
         current = self.to_play
         if seat is not None and seat != current:
-            raise NotYourTurnError(f"it is seat {current}'s turn, not seat {seat}'s")
+            raise OutOfTurnError(f"it is seat {current}'s turn, not seat {seat}'s")
         option = self._find_option(current, play)
         start = len(self.events)
         self._apply(current, option)

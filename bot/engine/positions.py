@@ -318,7 +318,7 @@ class PositionsMixin:
 
         Raises:
             PositionError: not a snapshot, or the plays do not lead to it (missing or altered plays).
-            IllegalPlayError: a stored play is not legal where it is replayed.
+            RefusedPlayError: a stored play is not legal where it is replayed.
         """
         if snapshot.get("version") != 2:
             raise PositionError(f"not a game snapshot (version {snapshot.get('version')!r})")

@@ -4,6 +4,7 @@ server's `HouseSettingsRepo`. Refusals are `TableError`s, so they reach the user
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.tables import Table, TableError, TableService
@@ -52,11 +53,9 @@ class HouseRules:
     @staticmethod
     def _set(table: Table, house: dict[str, Any], rated: bool) -> None:
         if house:
-            table.meta["house"] = house
-            table.meta["house_rated"] = rated
+            table.options = replace(table.options, house=house, house_rated=rated)
         else:
-            table.meta.pop("house", None)
-            table.meta.pop("house_rated", None)
+            table.options = replace(table.options, house={}, house_rated=False)
 
     async def save_default(self, guild_id: int, table: Table | None) -> dict[str, Any]:
         """Store ``table``'s house rules as the server's default (new tables opened with the server's
@@ -80,9 +79,9 @@ class HouseRules:
         await self.tables.house.set(guild_id, rated=rated)
 
         def restate(table: Table) -> bool:
-            if not table.house or table.meta.get("house_rated") == rated:
+            if not table.house or table.options.house_rated == rated:
                 return False
-            table.meta["house_rated"] = rated
+            table.options = replace(table.options, house_rated=rated)
             return True
 
         await self.tables.refresh_lobbies(guild_id, restate)

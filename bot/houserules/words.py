@@ -16,7 +16,7 @@ def house_lines(table: Table, lang: str) -> list[str]:
         return []
     lines = [t("lobby.house_title", lang, preset=table.preset)]
     lines += ["• " + line for line in difference_lines(table.rules, lang, Rules.preset(table.preset), table.preset)]
-    lines.append(t("lobby.house_rated" if table.meta.get("house_rated") else "lobby.house_unrated", lang))
+    lines.append(t("lobby.house_rated" if table.options.house_rated else "lobby.house_unrated", lang))
     return lines
 
 

@@ -15,7 +15,7 @@ from bot.engine import CuarentaError, Play
 from bot.houserules.menu import HouseRuleError
 from bot.houserules.menu import apply as apply_house_rules
 from bot.store import Store, storable_id
-from bot.tables import FINISHED, LOBBY, PLAYING, Seat, Table, TableError
+from bot.tables import FINISHED, LOBBY, PLAYING, Seat, Table, TableError, TableOptions
 
 from .steps import Replay, build
 
@@ -100,7 +100,8 @@ async def load(store: Store, guild_id: int, table_id: int) -> ReplayedMesa:
         raise BrokenReplayError(table=table_id)
     table = Table(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
                   players=row.players, preset=row.preset, status=FINISHED, seed=row.seed,
-                  seats=[Seat.from_dict(s) if s else None for s in row.seats], game=game, meta=dict(row.meta))
+                  seats=[Seat.from_dict(s) if s else None for s in row.seats], game=game, options=TableOptions.from_dict(row.meta),
+                  seat_history=Table.meta_parts(row.meta)[1])
     return ReplayedMesa(table, replay, result)
 
 

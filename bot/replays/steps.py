@@ -149,7 +149,7 @@ def build(preset: str | Rules, players: int, seed: str, plays: Sequence[Play]) -
 
     Raises:
         bot.engine.RulesError: unknown preset.
-        bot.engine.IllegalPlayError: a stored play is not legal where it is applied (the stored plays do
+        bot.engine.RefusedPlayError: a stored play is not legal where it is applied (the stored plays do
             not belong to this seed).
         bot.engine.PositionError: players is not 2 or 4.
     """

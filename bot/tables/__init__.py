@@ -19,7 +19,19 @@ from .errors import (
     UnknownTableError,
     WrongStateError,
 )
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Messages, Seat, Table
+from .model import (
+    CLOSED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    TEAMS,
+    LeaveResult,
+    Messages,
+    Seat,
+    SeatSpell,
+    Table,
+    TableOptions,
+)
 from .notifier import Notifier, NullNotifier
 from .players import available_levels, choose_play, register_level
 from .service import Choice, Played, TableService
@@ -28,6 +40,7 @@ __all__ = [
     "CLOSED", "FINISHED", "LOBBY", "PLAYING", "TEAMS",
     "BadOptionError", "ChannelBusyError", "Choice", "ForeignObjectError", "IllegalPlayError", "LeaveResult", "Messages", "NoTableHereError",
     "NotHostError", "NotPlayingError", "NotYourTurnError", "Notifier", "NullNotifier", "Played",
-    "SeatError", "Seat", "StaleError", "Table", "TableBusyError", "TableError", "TableService", "UnknownTableError",
+    "SeatError", "Seat", "SeatSpell", "StaleError", "Table", "TableBusyError", "TableError", "TableOptions", "TableService",
+    "UnknownTableError",
     "WrongStateError", "available_levels", "choose_play", "register_level",
 ]

@@ -1,5 +1,9 @@
 """Refusals of the table service. Each carries a translation key and its parameters, so the caller shows
-a clear message in the user's language; a refused action changes nothing."""
+a clear message in the user's language; a refused action changes nothing.
+
+This is the one refusal hierarchy callers of the service (cogs, presenters) catch: the engine's own
+errors (`bot.engine.RefusedPlayError` and its subclasses) never cross the service boundary, they are
+translated into `IllegalPlayError` where the service plays (`TableWriter.apply`, `TableService.play`)."""
 
 from __future__ import annotations
 
@@ -69,7 +73,8 @@ class NotPlayingError(TableError):
 
 
 class NotYourTurnError(TableError):
-    """It is another seat's turn (params: name)."""
+    """It is another seat's turn (params: seat). The service checks the turn itself before it asks the
+    engine, so the engine's `OutOfTurnError` is not what raises this."""
 
     key = "err.not_your_turn"
 
@@ -81,7 +86,8 @@ class StaleError(TableError):
 
 
 class IllegalPlayError(TableError):
-    """The engine refused the play."""
+    """The engine refused the play (`bot.engine.RefusedPlayError`, translated at the service boundary), or
+    the click named no play the engine offers."""
 
     key = "err.illegal"
 

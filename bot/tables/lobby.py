@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.engine import Event, Game, Rules, RulesError
@@ -19,7 +20,7 @@ from bot.store import Store
 
 from .errors import ChannelBusyError, NotHostError, NotPlayingError, SeatError, TableError, WrongStateError
 from .memory import TableRegistry
-from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Seat, Table, link
+from .model import CLOSED, FINISHED, LOBBY, PLAYING, TEAMS, LeaveResult, Seat, Table, TableOptions, link
 from .notices import Notices
 from .persistence import TableWriter
 from .players import DEFAULT_LEVEL, SEAT_LEVELS
@@ -119,23 +120,18 @@ class Lobby:
         self._check_not_seated_elsewhere(user_id, None)
         seats: list[Seat | None] = [None] * players
         seats[0] = Seat(user_id, name, locale=locale)
-        meta: dict[str, Any] = {"guild_name": guild_name, "channel_name": channel_name}
-        if hints:
-            meta["hints"] = True
-        if refereed:
-            meta["refereed"] = refereed
-        if house:
-            meta["house"] = dict(house)
-            meta["house_rated"] = (await self._house.get(guild_id)).rated
+        options = TableOptions(guild_name=guild_name, channel_name=channel_name, hints=hints,
+                               refereed=refereed or None, house=dict(house or {}),
+                               house_rated=bool(house) and (await self._house.get(guild_id)).rated)
         try:
             table_id = await self._store.create_table(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, players=players, preset=preset,
-                seats=[s.to_dict() if s else None for s in seats], meta=meta,
+                seats=[s.to_dict() if s else None for s in seats], meta=options.to_dict(),
             )
         except StoreChannelBusy:
             raise ChannelBusyError(table="?", link=f"<#{channel_id}>") from None
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, host_id=user_id,
-                      players=players, preset=preset, seats=seats, meta=meta)
+                      players=players, preset=preset, seats=seats, options=options)
         table.timers.turn_timer = (clamp_turn_timer(turn_timer) if turn_timer is not None
                                    else await self._turns.guild_turn_timer(guild_id))
         self._registry.add(table)
@@ -314,7 +310,7 @@ class Lobby:
         table.game = Game.new(table.rules, table.players, table.seed)
         table.status = PLAYING
         if table.house:  # decided once, at the start, as the lobby said (issue 14)
-            table.meta["house_rated"] = (await self._house.get(table.guild_id)).rated
+            table.options = replace(table.options, house_rated=(await self._house.get(table.guild_id)).rated)
         log.info("table %d started", table.id)
         return list(table.game.events)
 
@@ -340,7 +336,7 @@ class Lobby:
         """
         busy = self._registry.in_channel(old.channel_id)
         if busy is not None:
-            if busy.meta.get("rematch_of") == old.id and busy.seat_of(user_id) is not None:
+            if busy.options.rematch_of == old.id and busy.seat_of(user_id) is not None:
                 return busy
             raise ChannelBusyError(table=busy.id, link=link(busy))
         for _, seat in old.humans():
@@ -350,17 +346,17 @@ class Lobby:
                                 channel=other.channel_id)
             self._check_not_seated_elsewhere(seat.user_id, None)  # type: ignore[arg-type]
         seats = [Seat.from_dict({**s.to_dict(), "away": False}) if s else None for s in old.seats]
-        meta = {**{k: v for k, v in old.meta.items() if k not in ("casual", "refereed", "queue_match", Table.SEAT_HISTORY)},
-                "rematch_of": old.id}  # a rematch is a casual table, even after a queue match
+        # a rematch is a casual table, even after a queue match (and starts with no seat history)
+        options = replace(old.options, refereed=None, queue_match=None, rematch_of=old.id)
         try:
             table_id = await self._store.create_table(
                 guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id, players=old.players,
-                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=meta,
+                preset=old.preset, seats=[s.to_dict() if s else None for s in seats], meta=options.to_dict(),
             )
         except StoreChannelBusy:
             raise ChannelBusyError(table="?", link=f"<#{old.channel_id}>") from None
         table = Table(id=table_id, guild_id=old.guild_id, channel_id=old.channel_id, host_id=user_id,
-                      players=old.players, preset=old.preset, seats=seats, meta=meta)
+                      players=old.players, preset=old.preset, seats=seats, options=options)
         table.timers.turn_timer = old.timers.turn_timer
         self._registry.add(table)
         async with self._locks.held(table):

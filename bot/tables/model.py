@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +139,102 @@ class Timers:
                    {str(k): int(v) for k, v in (data.get("strikes") or {}).items()}, data.get("lobby_deadline"))
 
 
+@dataclass(frozen=True)
+class TableOptions:
+    """How a table was opened: what the lobby, the competitions and the house rules decided. Immutable:
+    a change is a new value (``dataclasses.replace``). Stored as the JSON of ``tables.meta`` together with
+    the table's `Table.casual` flag and `Table.seat_history` (`Table.meta_json`); rows saved before this
+    class existed load the same (`from_dict`).
+
+    Attributes:
+        guild_name, channel_name: the server's and the channel's names when the table was opened (DM
+            headers); None when unknown.
+        hints: a practice table (each hand marks the plays that capture; never rated).
+        refereed: the competition that opened the table (``"queue"``, ``"league"``, ``"tournament"``), or
+            None for a casual table.
+        house: the house rules, ``{Rules field: value}`` where they differ from the preset; empty for a
+            named preset. Not changed in place.
+        house_rated: with house rules, whether the server rates such mesas (decided at the start).
+        rematch_of: the id of the finished table this one is the rematch of, or None.
+        queue_match: the id of the queue match that opened the table, or None.
+        extra: keys of the stored JSON this class does not know, kept as they were. Not changed in place.
+    """
+
+    guild_name: str | None = None
+    channel_name: str | None = None
+    hints: bool = False
+    refereed: str | None = None
+    house: Mapping[str, Any] = field(default_factory=dict)
+    house_rated: bool = False
+    rematch_of: int | None = None
+    queue_match: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    _KEYS = frozenset({"guild_name", "channel_name", "hints", "refereed", "house", "house_rated", "rematch_of",
+                       "queue_match", "casual", "seat_history"})
+    """The keys of ``tables.meta`` that are not `extra` (``casual`` and ``seat_history`` belong to `Table`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of the options: a key only when it says something (``house_rated`` only with house
+        rules), as the lobby has always written them."""
+        out: dict[str, Any] = dict(self.extra)
+        if self.guild_name is not None:
+            out["guild_name"] = self.guild_name
+        if self.channel_name is not None:
+            out["channel_name"] = self.channel_name
+        if self.hints:
+            out["hints"] = True
+        if self.refereed:
+            out["refereed"] = self.refereed
+        if self.house:
+            out["house"] = dict(self.house)
+            out["house_rated"] = self.house_rated
+        if self.rematch_of is not None:
+            out["rematch_of"] = self.rematch_of
+        if self.queue_match is not None:
+            out["queue_match"] = self.queue_match
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TableOptions:
+        """The options of a stored ``tables.meta`` (missing keys take their defaults; ``casual`` and
+        ``seat_history`` are read by `Table.meta_parts`)."""
+        data = data or {}
+        return cls(
+            guild_name=data.get("guild_name"), channel_name=data.get("channel_name"),
+            hints=bool(data.get("hints")), refereed=data.get("refereed") or None,
+            house=dict(data.get("house") or {}), house_rated=bool(data.get("house_rated", False)),
+            rematch_of=data.get("rematch_of"), queue_match=data.get("queue_match"),
+            extra={k: v for k, v in data.items() if k not in cls._KEYS},
+        )
+
+
+@dataclass(frozen=True)
+class SeatSpell:
+    """One holder of a seat before it changed hands mid-mesa (`Table.hand_over`).
+
+    Attributes:
+        seat: the seat (0…n-1).
+        until: the index in ``game.plays`` of the first play no longer theirs: plays below it were theirs.
+        held_by: who held the seat until then.
+    """
+
+    seat: int
+    until: int
+    held_by: Seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: ``{"seat": n, "until": play index, "held_by": Seat.to_dict()}``."""
+        return {"seat": self.seat, "until": self.until, "held_by": self.held_by.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatSpell:
+        """Inverse of `to_dict`."""
+        seat = data.get("seat")
+        return cls(int(seat) if seat is not None else -1, int(data.get("until", 0)),
+                   Seat.from_dict(data.get("held_by") or {"user_id": None}))
+
+
 @dataclass(eq=False)
 class Table:
     """A table in a channel: its lobby, its seats and, once started, its `Game`.
@@ -156,14 +253,20 @@ class Table:
     seats: list[Seat | None] = field(default_factory=list)
     game: Game | None = None
     messages: Messages = field(default_factory=Messages)
-    meta: dict[str, Any] = field(default_factory=dict)
+    options: TableOptions = field(default_factory=TableOptions)
+    """How the table was opened (`TableOptions`; a change replaces the whole value)."""
     timers: Timers = field(default_factory=Timers)
     version: int = 0
     """The `bot.store.TableRow.version` this object was loaded or last saved at; another process saved
     the table when the stored one differs (`bot.tables.shared`)."""
     casual: bool = False
     """Casual (unrated) from now on: a person left, was removed or kicked, or a computer player took an
-    away person's seat. Persisted as ``tables.casual``; the ratings hook must not rate such a mesa."""
+    away person's seat. Persisted as ``tables.casual`` (and ``"casual": true`` in ``tables.meta``); the
+    ratings hook must not rate such a mesa."""
+    seat_history: list[SeatSpell] = field(default_factory=list)
+    """Who held each seat before it changed hands mid-mesa, in the order the seats changed hands
+    (`hand_over`, `held_by`); empty until a seat changes hands (tables saved before it existed load with
+    none: every play is named after the seat's holder now). Persisted in ``tables.meta``."""
     seen: dict[int, float] = field(default_factory=dict, repr=False)
     """When each seat's person last acted at the table (service clock, UTC seconds; in memory only): the
     presenter sends no turn alert to someone plainly at the table."""
@@ -178,20 +281,20 @@ class Table:
 
     @property
     def hints(self) -> bool:
-        """A practice table: each hand marks the plays that capture and what they score (``meta["hints"]``;
+        """A practice table: each hand marks the plays that capture and what they score (`TableOptions.hints`;
         such a mesa is never rated)."""
-        return bool(self.meta.get("hints"))
+        return self.options.hints
 
     @property
     def house(self) -> dict[str, Any]:
         """The table's house rules: ``{Rules field: value}`` where they differ from its preset
-        (``meta["house"]``; empty for a named preset). Fixed once the table starts (issue 14)."""
-        return dict(self.meta.get("house") or {})
+        (`TableOptions.house`; empty for a named preset). Fixed once the table starts."""
+        return dict(self.options.house)
 
     @property
     def rules(self) -> Rules:
         """The table's `Rules`: its preset with its house rules on top (`bot.houserules.menu.apply`)."""
-        house = self.meta.get("house")
+        house = self.options.house
         if not house:
             return Rules.preset(self.preset)
         return _house_rules(self.preset, tuple(sorted(house.items())))
@@ -207,8 +310,8 @@ class Table:
         """The competition that opened this table (``"queue"``, ``"league"``, ``"tournament"``), or None
         for a casual table. Its players cannot remove each other. (Queue tables from before the mark have
         ``queue_match``.)"""
-        refereed = self.meta.get("refereed")
-        if refereed is None and "queue_match" in self.meta:
+        refereed = self.options.refereed
+        if refereed is None and self.options.queue_match is not None:
             return "queue"
         return refereed
 
@@ -253,18 +356,34 @@ class Table:
         return [(i, s) for i, s in self.humans() if not s.away]
 
     SEAT_HISTORY = "seat_history"
-    """The ``meta`` key of the seat history (`hand_over`): a list, in the order the seats changed hands, of
-    ``{"seat": n, "until": play index, "held_by": Seat.to_dict()}``; absent until a seat changes hands
-    (tables saved before it existed load with none: every play is named after the seat's holder now)."""
+    """The ``tables.meta`` key of the seat history (`seat_history`): a list of `SeatSpell.to_dict`; absent
+    until a seat changes hands."""
+
+    def meta_json(self) -> dict[str, Any]:
+        """The JSON stored as ``tables.meta``: the options (`TableOptions.to_dict`), ``"casual": true`` when
+        `casual`, and the seat history under `SEAT_HISTORY` when a seat changed hands."""
+        out = self.options.to_dict()
+        if self.casual:
+            out["casual"] = True
+        if self.seat_history:
+            out[self.SEAT_HISTORY] = [spell.to_dict() for spell in self.seat_history]
+        return out
+
+    @classmethod
+    def meta_parts(cls, meta: Mapping[str, Any] | None) -> tuple[TableOptions, list[SeatSpell], bool]:
+        """The inverse of `meta_json`: ``(options, seat_history, casual)`` of a stored ``tables.meta``
+        (a row's ``tables.casual`` column also makes the table casual: see `bot.tables.persistence`)."""
+        meta = meta or {}
+        history = [SeatSpell.from_dict(spell) for spell in meta.get(cls.SEAT_HISTORY) or ()]
+        return TableOptions.from_dict(meta), history, bool(meta.get("casual", False))
 
     def hand_over(self, seat: int, new: Seat) -> None:
         """Seat ``new`` in ``seat`` mid-mesa (a computer player for a person who left or was removed),
-        keeping who held it until now in the seat history (persisted with ``meta``): the plays of index
+        keeping who held it until now in the seat history (`seat_history`, persisted): the plays of index
         below the current `nonce` stay theirs (`held_by`)."""
         old = self.seats[seat]
         if old is not None and self.game is not None:
-            self.meta.setdefault(self.SEAT_HISTORY, []).append(
-                {"seat": seat, "until": self.nonce, "held_by": old.to_dict()})
+            self.seat_history.append(SeatSpell(seat, self.nonce, Seat.from_dict(old.to_dict())))
         self.seats[seat] = new
 
     def held_by(self, seat: int | None, at: int | None = None) -> Seat | None:
@@ -275,9 +394,9 @@ class Table:
         if seat is None or not 0 <= seat < len(self.seats):
             return None
         if at is not None:
-            for spell in self.meta.get(self.SEAT_HISTORY) or ():
-                if spell.get("seat") == seat and at < int(spell.get("until", 0)):
-                    return Seat.from_dict(spell.get("held_by") or {"user_id": None})
+            for spell in self.seat_history:
+                if spell.seat == seat and at < spell.until:
+                    return Seat.from_dict(spell.held_by.to_dict())
         return self.seats[seat]
 
     def dm_closed(self, seat: int) -> bool:

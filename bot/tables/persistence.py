@@ -9,7 +9,6 @@ a table from its stored row.
 from __future__ import annotations
 
 import contextlib
-import copy
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -81,7 +80,7 @@ class TableWriter:
             seats=[s.to_dict() if s else None for s in table.seats],
             game=game.snapshot() if game is not None else None, play=row_play, mesa=mesa,
             before_commit=before_commit, timers=table.timers.to_dict(), casual=table.casual,
-            meta=table.meta if play is None else None,
+            meta=table.meta_json() if play is None else None,
         )
         self._turns.arm(table)
 
@@ -96,7 +95,7 @@ class TableWriter:
         before = game.snapshot()  # constant size: the rollback costs the same at any point of the mesa
         try:
             events = game.play(play, seat=seat)
-        except engine.IllegalPlayError:
+        except engine.RefusedPlayError:
             raise IllegalPlayError() from None
         try:
             await self.save(table, play=(len(game.plays) - 1, seat, play))
@@ -116,13 +115,14 @@ class TableWriter:
     @contextlib.asynccontextmanager
     async def unchanged_on_error(table: Table) -> AsyncIterator[None]:
         """Under the table lock: if the change cannot be persisted, the table is put back as it was
-        (seats, with their away flags, host, status, seed, game, timers, casual flag and meta)."""
+        (seats, with their away flags, host, status, seed, game, timers, casual flag, options and seat
+        history)."""
         seats = [s.to_dict() if s is not None else None for s in table.seats]
         host, status, seed, casual = table.host_id, table.status, table.seed, table.casual
         game = table.game
         snapshot = game.snapshot() if game is not None else None
         timers = table.timers.to_dict()
-        meta = copy.deepcopy(table.meta)
+        options, seat_history = table.options, list(table.seat_history)  # options and spells are immutable
         try:
             yield
         except BaseException:
@@ -132,7 +132,7 @@ class TableWriter:
             if game is not None and snapshot is not None:
                 game.restore(snapshot)
             table.timers = Timers.from_dict(timers)
-            table.meta = meta
+            table.options, table.seat_history = options, seat_history
             raise
 
 
@@ -142,13 +142,14 @@ def table_of_row(row: TableRow) -> Table:
     Raises:
         engine.PositionError: the stored game is damaged (`game_of`).
     """
+    options, seat_history, casual = Table.meta_parts(row.meta)
     return Table(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, host_id=row.host_id,
         players=row.players, preset=row.preset, status=row.status, seed=row.seed,
         seats=[Seat.from_dict(s) if s else None for s in row.seats],
         game=game_of(row),
-        messages=Messages.from_dict(row.messages), meta={**row.meta, **({"casual": True} if row.casual else {})},
-        timers=Timers.from_dict(row.timers), casual=row.casual, version=row.version,
+        messages=Messages.from_dict(row.messages), options=options, seat_history=seat_history,
+        timers=Timers.from_dict(row.timers), casual=row.casual or casual, version=row.version,
     )
 
 

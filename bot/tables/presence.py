@@ -64,9 +64,9 @@ def clamp_turn_timer(seconds: int | None) -> int:
 
 
 def mark_casual(table: Table) -> None:
-    """From now on the mesa is casual (unrated): ``tables.casual`` and ``meta["casual"]``."""
+    """From now on the mesa is casual (unrated): `Table.casual` (stored as ``tables.casual`` and in
+    ``tables.meta``)."""
     table.casual = True
-    table.meta["casual"] = True
 
 
 class TurnAlarms(Protocol):

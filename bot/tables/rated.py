@@ -38,13 +38,11 @@ class ChicaRecords:
         """True when the chicas of this table must not be rated (still stored and counted in stats).
 
         The hook for "a player left mid-game, unrated from then on": a table whose ``casual`` flag is set
-        (or whose ``meta`` has ``"casual": true``) is casual, and so is a practice table with hints, and a
-        table under house rules unless its server rates them (decided at the start,
-        ``meta["house_rated"]``). Whether games with computer players are rated is the server's
+        is casual, and so is a practice table with hints, and a table under house rules unless its server
+        rates them (decided at the start, `TableOptions.house_rated`). Whether games with computer players are rated is the server's
         ``rate_bots`` setting, decided by the ratings repository.
         """
-        return bool(getattr(table, "casual", False) or table.meta.get("casual", False) or table.meta.get("hints")
-                    or (table.house and not table.meta.get("house_rated", False)))
+        return bool(table.casual or table.options.hints or (table.house and not table.options.house_rated))
 
     def results(self, table: Table) -> list[Any]:
         """The results of the table's finished chicas, to record (rated unless `is_casual`)."""

@@ -157,7 +157,7 @@ class ReadyChecks:
                 return current  # a second click on «Revancha»: the same rematch
         busy = self._registry.in_channel(old.channel_id)
         if busy is not None:
-            if busy.meta.get("rematch_of") == old.id:
+            if busy.options.rematch_of == old.id:
                 raise TableError("err.rematch_done", table=busy.id, link=link(busy))
             raise ChannelBusyError(table=busy.id, link=link(busy))
         people = [s.user_id for _, s in old.humans() if s.user_id is not None]

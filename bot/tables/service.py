@@ -27,8 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import Card, CardError, Event, GameView, Play
-from bot.engine import IllegalPlayError as EngineIllegalPlayError
+from bot.engine import Card, CardError, Event, GameView, Play, RefusedPlayError
 from bot.houserules.settings import HouseSettingsRepo
 from bot.ratings import Ratings
 from bot.store import Store
@@ -535,7 +534,7 @@ class TableService:
             try:
                 the_card = Card.parse(card)
                 options = game.plays_for(the_card)
-            except (CardError, EngineIllegalPlayError):
+            except (CardError, RefusedPlayError):
                 raise IllegalPlayError("err.card_not_in_hand") from None
             capture_options = distinct_captures((p for p in options if p.captures), game.view(seat))
             can_trail = any(p.is_trail for p in options)

@@ -35,7 +35,8 @@ from .notices import Notices
 from .persistence import table_of_row
 
 # The state a reload copies from the stored row into the table object other parts of the bot hold.
-_STATE = ("host_id", "status", "seed", "seats", "game", "messages", "meta", "timers", "casual", "version")
+_STATE = ("host_id", "status", "seed", "seats", "game", "messages", "options", "seat_history", "timers", "casual",
+          "version")
 
 
 class TableLocks:

@@ -521,8 +521,8 @@ class HandPresenter:
     async def welcome(self, table: Table, user: discord.abc.User, lang: str) -> bool:
         """DM a player who just sat down. Returns False only when their DMs are closed (403, 50007)."""
         seat = table.seat_of(user.id)
-        text = t("dm.welcome", lang, table=table.id, guild=table.meta.get("guild_name") or "?",
-                 channel=table.meta.get("channel_name") or "?")
+        text = t("dm.welcome", lang, table=table.id, guild=table.options.guild_name or "?",
+                 channel=table.options.channel_name or "?")
         try:
             dm = await open_dm(self.client, user.id)
             await self.budget.acquire(dm.id)

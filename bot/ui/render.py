@@ -416,9 +416,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
     control (the menu offers the card's trail; another card's button closes it); a link to the table
     message. ``final``: the mesa's result in words, when it is over (no buttons then)."""
-    meta = table.meta
-    header = t("dm.header", lang, table=table.id, guild=meta.get("guild_name") or "?",
-               channel=meta.get("channel_name") or "?")
+    header = t("dm.header", lang, table=table.id, guild=table.options.guild_name or "?",
+               channel=table.options.channel_name or "?")
     lines = [f"**{header}**"]
     person = table.seats[seat] if 0 <= seat < len(table.seats) else None
     away = person is not None and person.away and table.status == PLAYING

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import Card, Event, EventKind, Game, IllegalPlayError, Play, PlayInfo
+from bot.engine import Card, Event, EventKind, Game, Play, PlayInfo, RefusedPlayError
 from bot.i18n import t, tn
 from bot.tables import Table
 
@@ -48,7 +48,7 @@ def position_before_last_play(game: Game) -> tuple[Game, Play] | None:
     try:
         before = Game.replay(game.rules, game.players, game.seed, game.plays[:-1])
         before.explain(game.plays[-1])
-    except IllegalPlayError:
+    except RefusedPlayError:
         return None
     return before, game.plays[-1]
 

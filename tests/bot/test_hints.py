@@ -86,14 +86,14 @@ def test_a_fourth_caida_that_wins_the_chica_is_hinted_as_winning_it():
     just trailed: the hint says it wins the chica (the streak is public), as the engine then decides."""
     from bot.engine import EventKind as K
     from bot.engine import Game, Rules
-    from bot.tables import Seat, Table
+    from bot.tables import Seat, Table, TableOptions
     from bot.ui.hints import hint_lines
 
     game = Game.from_position(Rules.preset("cuenca"), players=2, hands=["5H KD", "QH QD"],
                               table="5C 2S", last_trail="5C", trailed_by=1, dealer=1, to_play=0,
                               streaks=(3, 0), scores=(10, 10))
     table = Table(id=1, guild_id=1, channel_id=1, host_id=100, players=2, preset="cuenca", status="playing",
-                  seed="x", seats=[Seat(100, "ana"), Seat(101, "beto")], game=game, meta={"hints": True})
+                  seed="x", seats=[Seat(100, "ana"), Seat(101, "beto")], game=game, options=TableOptions(hints=True))
     line = next(x for x in hint_lines(table, game.view(0), "en") if x.startswith("• 5♥ →"))
     assert t("hint.wins_chica", "en") in line, line
     game.play(next(p for p in game.plays_for("5H") if p.captures))

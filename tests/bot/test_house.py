@@ -102,7 +102,7 @@ async def test_a_server_default_applies_to_new_tables_opened_with_the_default_pr
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     table = table_of(world, 2)
     assert table.house == {"caida_by_sum": True} and table.rules.caida_by_sum
-    assert table.meta.get("house_rated") is True
+    assert table.options.house_rated is True
     await world.ana.slash(world.channel, "cuarenta end")
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="cuenca")
     assert table_of(world, 3).house == {}, "an explicit preset is played as it is"
@@ -166,7 +166,7 @@ async def test_the_lobbys_rated_line_follows_the_server_setting_at_once(world):
     await world.eva.slash(world.channel, "cuarenta settings", house_rated=True)
     await world.env.settle()
     assert t("lobby.house_rated", "es") in lobby_text(world)
-    assert table_of(world, 1).meta["house_rated"] is True
+    assert table_of(world, 1).options.house_rated is True
 
 
 async def test_ronda_off_reads_no_for_the_ronda_and_the_doble_ronda(world):

@@ -18,7 +18,7 @@ from PIL import Image
 from bot import loop as event_loop
 from bot.config import ConfigError, Settings
 from bot.engine import Game, Rules
-from bot.tables import PLAYING, Seat, Table
+from bot.tables import PLAYING, Seat, Table, TableOptions
 from bot.tables.workers import OffloadClosedError
 from bot.ui import render
 from bot.ui.notifier import DiscordNotifier
@@ -41,7 +41,7 @@ def test_picture_workers_is_read_from_the_environment():
 
 def _table(seed: str = "pw") -> Table:
     table = Table(id=3, guild_id=1, channel_id=2, host_id=10, players=2, preset="quito", status=PLAYING, seed=seed,
-                  seats=[Seat(10, name="ana"), Seat(11, name="beto")], meta={"guild_name": "g", "channel_name": "c"})
+                  seats=[Seat(10, name="ana"), Seat(11, name="beto")], options=TableOptions(guild_name="g", channel_name="c"))
     table.game = Game.new(Rules.preset("quito"), 2, seed)
     return table
 

@@ -203,7 +203,7 @@ async def test_leaving_mid_hand_hands_the_cards_to_a_computer_and_the_mesa_ends(
     seat = table.seats[leaver]
     assert seat.is_ai and seat.ai == SUBSTITUTE_LEVEL and seat.stands_for == f"p{ANA}"
     assert table.game.hands[leaver] == hand, "the hand passes whole"
-    assert table.casual and table.meta["casual"] and service.is_casual(table)
+    assert table.casual and table.meta_json()["casual"] and service.is_casual(table)
     assert service.table_of_user(ANA) is None, "free to sit elsewhere"
     conserved(table)
     for _ in range(3000):

@@ -220,7 +220,7 @@ async def test_a_match_whose_table_cannot_seat_everyone_ends_it_and_does_not_pin
     pings_before = sum(1 for m in world.channel.history() if "c4:m:" in " ".join(custom_ids(m)))
     await world.beto.click(ping_of(world), custom_id=f"c4:m:{mid}:y")
     await world.env.settle()
-    stray = [t_ for t_ in world.bot.tables.tables.values() if t_.meta.get("queue_match") == int(mid)]
+    stray = [t_ for t_ in world.bot.tables.tables.values() if t_.options.queue_match == int(mid)]
     assert stray and all(not t_.is_open for t_ in stray), "the table that could not seat everyone is ended"
     assert world.bot.tables.table_of_user(world.ana.id) is None
     assert {world.ana.id, world.beto.id} <= set(world.bot.queue.entries), "both keep their place"

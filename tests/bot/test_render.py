@@ -8,7 +8,7 @@ import pytest
 from bot.engine import Event, Game, Play, Rules
 from bot.engine import EventKind as K
 from bot.i18n import t
-from bot.tables import PLAYING, Choice, Seat, Table
+from bot.tables import PLAYING, Choice, Seat, Table, TableOptions
 from bot.ui import limits, records, render, words
 from bot.ui.items import BackButton, CaptureSelect, CardButton, HandButton, TrailSelect, WhyButton
 
@@ -52,7 +52,7 @@ def test_limits_are_checked():
 def _hand_table(hands: list[str], table_cards: str, **position) -> Table:
     table = Table(id=7, guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", status=PLAYING, seed="s",
                   seats=[Seat(30, name="ana"), Seat(31, name="beto", away=True)],
-                  meta={"guild_name": "g", "channel_name": "c"})
+                  options=TableOptions(guild_name="g", channel_name="c"))
     table.game = Game.from_position(hands=hands, table=table_cards, **position)
     table.messages.public = 99
     return table
@@ -170,7 +170,7 @@ def test_a_mesa_won_by_zapateria_agrees_with_its_winners_in_number(players, es, 
 
     seats = [Seat(30 + i, name=n) for i, n in enumerate(("ana", "beto", "caro", "dani")[:players])]
     table = Table(id=7, guild_id=1, channel_id=2, host_id=30, players=players, preset="quito", status=PLAYING,
-                  seed="s", seats=seats, meta={})
+                  seed="s", seats=seats)
     won = Event(EventKind.MESA_WON, team=0, counts=(1, 0), zapatero=True)
     assert records.mesa_lines(table, won, "es")[-1] == es
     assert records.mesa_lines(table, won, "pt")[-1] == pt

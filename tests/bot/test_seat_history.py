@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine import Game, Rules
 from bot.replays.present import event_lines
-from bot.tables import Seat, Table, choose_play
+from bot.tables import Seat, Table, TableOptions, choose_play
 from bot.ui.records import hand_record_payload
 from bot.ui.words import records, seat_name
 
@@ -76,7 +76,7 @@ def test_held_by_and_names_follow_the_seat_history():
                 seats=[Seat(1, "ana"), Seat(2, "beto")], game=game)
     assert old.held_by(0, 0).name == "ana" and Seat.from_dict(old.seats[0].to_dict()) == old.seats[0]
     old.hand_over(0, Seat(None, "", ai="medio", ai_number=1, stands_for="ana"))
-    assert old.meta[Table.SEAT_HISTORY] == [{"seat": 0, "until": 4, "held_by": Seat(1, "ana").to_dict()}]
+    assert old.meta_json()[Table.SEAT_HISTORY] == [{"seat": 0, "until": 4, "held_by": Seat(1, "ana").to_dict()}]
     assert old.held_by(0, 3).name == "ana" and old.held_by(0, 4).is_ai and old.held_by(0, None).is_ai
     assert old.held_by(1, 0).name == "beto"
     assert seat_name(old, 0, "es", 2) == "ana" and seat_name(old, 0, "es").startswith("Computadora 1")
@@ -88,7 +88,7 @@ def test_held_by_and_names_follow_the_seat_history():
     assert sum(" ana " in f" {line} " or line.startswith("ana ") for line in lines) >= 2, lines
 
     saved = Table(id=2, guild_id=1, channel_id=1, host_id=1, players=2, preset="quito", status="playing",
-                  seats=old.seats, game=game, meta={"guild_name": "g"})  # no history: names as the seats are now
+                  seats=old.seats, game=game, options=TableOptions(guild_name="g"))  # no history: names as the seats are now
     assert saved.held_by(0, 0).is_ai
     log_line = hand_record_payload(saved, 1, "es").embed.description.splitlines()[0]
     assert log_line.count("Compu 1 ") == 2 and "ana " not in log_line, log_line

@@ -38,7 +38,7 @@ def snapshot(table) -> dict:
         "game": table.game.to_dict() if table.game is not None else None,
         "seats": [s.to_dict() if s is not None else None for s in table.seats],
         "host": table.host_id, "status": table.status, "casual": table.casual,
-        "timers": table.timers.to_dict(), "meta": dict(table.meta),
+        "timers": table.timers.to_dict(), "meta": table.meta_json(),
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -19,7 +20,7 @@ from PIL import Image
 from bot.engine import JOKER_RANK, Card, Event, Game, Play, Rules
 from bot.engine import EventKind as K
 from bot.i18n import t, tn
-from bot.tables import FINISHED, Seat, Table, choose_play
+from bot.tables import FINISHED, Seat, Table, TableOptions, choose_play
 from bot.tables import choices as table_choices
 from bot.tables.choices import distinct_captures
 from bot.ui import hints, records, render, why, words
@@ -61,7 +62,7 @@ def table_with(game: Game, house: dict) -> Table:
     """A table around ``game`` (no Discord): seats p0, p1 …, preset quito with ``house`` rules."""
     seats = [Seat(100 + i, f"p{i}") for i in range(game.players)]
     return Table(id=1, guild_id=1, channel_id=1, host_id=100, players=game.players, preset="quito",
-                 status="playing", seed="x", seats=seats, game=game, meta={"house": dict(house)})
+                 status="playing", seed="x", seats=seats, game=game, options=TableOptions(house=dict(house)))
 
 
 # ---------------------------------------------------------------------- steering
@@ -378,7 +379,7 @@ def test_hints_add_the_periquito_bonus_and_the_38_blocks_it():
         assert hints.periquito_bonus(play, view) == want
         assert hints.play_points(play, view) == (want, False, False)
         table = table_with(game, {"periquito": True})
-        table.meta["hints"] = True
+        table.options = replace(table.options, hints=True)
         for lang in LANGS:
             line = next(x for x in hints.hint_lines(table, view, lang) if x.startswith("• 4♣"))
             assert (t("hint.periquito", lang, points=6) in line) == bool(want), line

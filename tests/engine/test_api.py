@@ -19,7 +19,7 @@ from bot.engine import (
     Game,
     GameOverError,
     IllegalCaptureError,
-    NotYourTurnError,
+    OutOfTurnError,
     Play,
     PositionError,
     Rules,
@@ -152,7 +152,7 @@ def _position():
 def test_out_of_turn_play_raises_and_changes_nothing():
     game = _position()
     before = game.to_dict()
-    with pytest.raises(NotYourTurnError):
+    with pytest.raises(OutOfTurnError):
         game.play(Play.trail("7D"), seat=1)
     assert game.to_dict() == before
 
