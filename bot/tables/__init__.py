@@ -32,8 +32,8 @@ from .model import (
     Table,
     TableOptions,
 )
-from .notifier import Notifier, NullNotifier
 from .players import available_levels, choose_play, register_level
+from .ports import Notifier, NullNotifier
 from .service import Choice, Played, TableService
 
 __all__ = [

@@ -95,7 +95,7 @@ class Lobby:
 
     async def _default_house(self, guild_id: int, preset: str) -> dict[str, Any]:
         """The server's default house rules on top of ``preset`` (what differs from it), or none when
-        they no longer make a valid `Rules` with it (issue 14)."""
+        they no longer make a valid `Rules` with it."""
         house = (await self._house.get(guild_id)).house
         if not house:
             return {}
@@ -309,7 +309,7 @@ class Lobby:
         table.seed = table.seed or self.seed_factory()
         table.game = Game.new(table.rules, table.players, table.seed)
         table.status = PLAYING
-        if table.house:  # decided once, at the start, as the lobby said (issue 14)
+        if table.house:  # decided once, at the start, as the lobby said
             table.options = replace(table.options, house_rated=(await self._house.get(table.guild_id)).rated)
         log.info("table %d started", table.id)
         return list(table.game.events)

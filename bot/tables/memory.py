@@ -4,7 +4,7 @@
 stays for `KEEP_ENDED` seconds of the service's clock after its last change: its closing messages, its
 rematch check, its record and "why?" buttons are served from memory meanwhile. Then it is dropped, with
 what the other parts keep for it (an ended rematch check, the re-post cooldown, the computer player's task:
-the ``dropped`` callback) and the presenter's per-table state (`bot.tables.notifier.Notifier.forget`);
+the ``dropped`` callback) and the presenter's per-table state (`bot.tables.ports.Notifier.forget`);
 `bot.tables.TableService.fetch` reads it from the store whenever it is asked for again, as after a restart;
 a rematch asked for on it keeps that copy again (`TableRegistry.adopt`), so that every answer to its ready
 check shares one object and its locks.

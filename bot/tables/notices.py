@@ -1,4 +1,4 @@
-"""How the table service tells its presenter (`bot.tables.notifier.Notifier`) what changed: in order per
+"""How the table service tells its presenter (`bot.tables.ports.Notifier`) what changed: in order per
 table (under the table's ``notify_lock``), after the change is persisted, outside the table lock, and in the
 background, so that one failing message never holds up the next (the game goes on)."""
 
@@ -14,7 +14,7 @@ from bot.engine import Event
 from .background import Background
 from .errors import TableError, WrongStateError
 from .model import Table, link
-from .notifier import Notifier, NullNotifier
+from .ports import Notifier, NullNotifier
 from .timers import Clock
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Tables that survive real people (issue 6): turn timers, AFK hand-over and return, leaving mid-game,
+"""Tables that survive real people: turn timers, AFK hand-over and return, leaving mid-game,
 kicks, members removed from the server, the lobby timeout, "everyone gone", deleted channels, and timers
 that resume after a restart.
 

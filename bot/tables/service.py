@@ -50,9 +50,9 @@ from .lobby import Lobby
 from .memory import TableRegistry
 from .model import CLOSED, LOBBY, PLAYING, LeaveResult, Table, link
 from .notices import Notices
-from .notifier import Notifier
 from .persistence import MesaHook, TableWriter, game_of, table_of_row
 from .players import DEFAULT_LEVEL
+from .ports import Notifier
 from .presence import Presence, TurnClock
 from .rated import ChicaRecords
 from .rematch import ReadyCheck, ReadyChecks
@@ -511,7 +511,7 @@ class TableService:
             UnknownTableError, WrongStateError (not started / finished), NotPlayingError,
             NotYourTurnError (params: seat), StaleError, IllegalPlayError.
 
-        A seated person who was away (issue 6: two expired turns) is back from any click on their hand,
+        A seated person who was away (two expired turns) is back from any click on their hand,
         even a refused one: that presence change is the one effect a refused click can have.
         """
         table = await self.fetch(table_id)
@@ -523,7 +523,7 @@ class TableService:
                 raise WrongStateError("err.not_started")
             if table.status != PLAYING or table.game is None or table.game.is_over:
                 raise WrongStateError("err.finished")
-            await self.presence.come_back(table, seat)  # a click on their hand: the person is here (issue 6)
+            await self.presence.come_back(table, seat)  # a click on their hand: the person is here
             game = table.game
             if nonce != table.nonce:
                 if game.to_play != seat:

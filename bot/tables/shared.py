@@ -1,4 +1,4 @@
-"""Tables shared by several bot processes over one PostgreSQL (issue 13, `docs/SCALING.md`).
+"""Tables shared by several bot processes over one PostgreSQL (`docs/SCALING.md`).
 
 Every change to a table runs under `TableLocks.held`: the table's ``asyncio.Lock`` (one process),
 and, when the store is shared (`bot.store.Store.shared`), one database transaction that first locks the

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 log = logging.getLogger(__name__)
 
 TURN_TIMER_DEFAULT = 90
-"""Seconds per turn when neither the host nor the server chose (issue 6)."""
+"""Seconds per turn when neither the host nor the server chose."""
 TURN_TIMER_MIN, TURN_TIMER_MAX = 30, 300
 """The range a host or a server may choose for the turn timer."""
 LOBBY_TIMEOUT = 15 * 60

@@ -1,4 +1,4 @@
-"""Computer moves in worker processes (issue 13), so one table's slow search never delays the event loop.
+"""Computer moves in worker processes, so one table's slow search never delays the event loop.
 
 The ``dificil`` search (`bot.ai.dificil`) is pure Python and holds the GIL for tens of milliseconds a move:
 run in a thread (`asyncio.to_thread`) it still stalls the event loop, and with it every table's

@@ -181,7 +181,7 @@ MAX_SHED = 6.0
 
 
 class RequestRate:
-    """The bot's own bot-token REST request rate, over a sliding window (issue 13).
+    """The bot's own bot-token REST request rate, over a sliding window.
 
     `install` wraps a discord.py ``HTTPClient``'s ``request`` (every bot-token call passes there;
     interaction callbacks and webhook/interaction-token writes go through discord.py's webhook adapter

@@ -12,7 +12,7 @@ import pytest
 from bot.store import Store
 from bot.tables import Played, TableService, WrongStateError, memory
 from bot.tables.memory import KEEP_ENDED
-from bot.tables.notifier import NullNotifier
+from bot.tables.ports import NullNotifier
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
 

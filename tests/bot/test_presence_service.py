@@ -8,7 +8,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import NotHostError, Played, SeatError, TableError, TableService
-from bot.tables.notifier import NullNotifier
+from bot.tables.ports import NullNotifier
 from bot.tables.presence import SUBSTITUTE_LEVEL
 from bot.tables.timers import LOBBY_TIMEOUT, RESTART_GRACE, ManualClock
 

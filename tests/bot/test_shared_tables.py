@@ -20,7 +20,7 @@ import pytest
 from bot.engine import Game
 from bot.store import Store
 from bot.tables import NotYourTurnError, Played, StaleError, TableBusyError, TableService
-from bot.tables.notifier import NullNotifier
+from bot.tables.ports import NullNotifier
 from bot.tables.service import _game_of
 from bot.tables.timers import REMIND_AT, ManualClock
 
