@@ -55,6 +55,21 @@ class Latency:
 
         monkeypatch.setattr(FakeHTTPClient, "request", request)
 
+    async def wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` of SimCord's virtual time: declared as an external wait (SimCord's public
+        `external_wait`), the sleep resumes when the test advances the clock, not after real seconds
+        (which made a whole mesa take many real minutes, mostly idle)."""
+        env = self.holder.get("env") if hasattr(self, "holder") else None
+        if env is None:
+            await asyncio.sleep(seconds)
+            return
+        from simcord.backend.errors import SetupError
+
+        try:
+            await env.external_wait(asyncio.sleep(seconds), reason="injected Discord latency")
+        except SetupError:  # not inside the bot's own work (nothing to resume it): a real sleep
+            await asyncio.sleep(seconds)
+
     def densest(self, window: float = 5.0) -> dict[int, int]:
         """Per channel, the most writes started in any ``window`` seconds (half-open)."""
         worst = {}
@@ -81,13 +96,13 @@ def latency(monkeypatch):
 class SlowPictures:
     """Stands for `bot.ui.picture_workers.PictureWorkers`: the picture comes back after a while."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, latency: Latency) -> None:
+        self.latency = latency
 
     async def render(self, table_id: int, scene) -> bytes:
         from bot.ui.picture import render_table
 
-        await asyncio.sleep(self.rng.uniform(0.2, 1.5))
+        await self.latency.wait(self.latency.rng.uniform(0.2, 1.5))
         return render_table(scene)
 
 
@@ -100,7 +115,7 @@ def simcord_bot(make_bot, latency):
 
     async def setup_hook():
         await original()
-        bot.notifier.picture_workers = SlowPictures(latency.rng)
+        bot.notifier.picture_workers = SlowPictures(latency)
 
     bot.setup_hook = setup_hook
     return bot
