@@ -65,7 +65,6 @@ def payloads() -> tuple[Any, Any, Any, bytes, str]:
     from bot.ui.picture import render_table
     from bot.ui.table_scene import table_scene
 
-    render.set_card_emojis(built._emoji)  # noqa: SLF001
     table = built.new_table(0)
     game = table.game
     assert game is not None
@@ -75,9 +74,9 @@ def payloads() -> tuple[Any, Any, Any, bytes, str]:
     seat = game.to_play
     assert seat is not None
     picture = render_table(table_scene(table, "es"))
-    mine = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es")
-    theirs = render.hand_payload(table, seat, game.view(seat), "es")
-    public = render.with_picture(render.table_payload(table, "es"), picture)
+    mine = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es", faces=built.FACES)
+    theirs = render.hand_payload(table, seat, game.view(seat), "es", faces=built.FACES)
+    public = render.with_picture(render.table_payload(table, "es", faces=built.FACES), picture)
     return mine, theirs, public, picture, json.dumps(game.snapshot())
 
 

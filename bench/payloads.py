@@ -33,13 +33,19 @@ import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
 from bot.engine import Game, Rules  # noqa: E402
+from bot.engine.cards import ALL_CARDS  # noqa: E402
 from bot.tables import PLAYING, Seat, Table, TableOptions  # noqa: E402
 from bot.ui import render  # noqa: E402
+from bot.ui.faces import CardFaces  # noqa: E402
 from bot.ui.table_scene import table_scene  # noqa: E402
 
 
 def _emoji(code: str) -> discord.PartialEmoji:
     return discord.PartialEmoji(name=f"c{code}", id=1_300_000_000_000_000_000 + hash(code) % 1000)
+
+
+FACES = CardFaces(emojis={card.code: _emoji(card.code) for card in ALL_CARDS})
+"""Card emojis on the hands' buttons, text labels in the lines (as measured so far)."""
 
 
 def new_table(i: int) -> Table:
@@ -61,9 +67,9 @@ def body(payload: render.Payload) -> int:
 
 
 PARTS = (
-    ("answer", lambda table, seat: body(render.hand_payload(table, seat, table.game.view(seat), "es"))),
-    ("other hand", lambda table, seat: body(render.hand_payload(table, 1 - seat, table.game.view(1 - seat), "es"))),
-    ("table words", lambda table, seat: body(render.table_payload(table, "es"))),
+    ("answer", lambda table, seat: body(render.hand_payload(table, seat, table.game.view(seat), "es", faces=FACES))),
+    ("other hand", lambda table, seat: body(render.hand_payload(table, 1 - seat, table.game.view(1 - seat), "es", faces=FACES))),
+    ("table words", lambda table, seat: body(render.table_payload(table, "es", faces=FACES))),
     ("picture scene", lambda table, seat: table_scene(table, "es")),
 )
 """The parts of a play measured, each called with the table and the seat that just played."""
@@ -98,7 +104,6 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=1000)
     parser.add_argument("--mesas", type=int, default=30, help="whole mesas for the cost by stage (default 30)")
     args = parser.parse_args()
-    render.set_card_emojis(_emoji)
     rng = random.Random(1)
     tables = [new_table(i) for i in range(args.tables)]
     spent: collections.Counter[str] = collections.Counter()

@@ -71,12 +71,15 @@ def bodies() -> tuple[Payload, Payload, Payload]:
     import discord
 
     from bot.engine import Game, Rules
+    from bot.engine.cards import ALL_CARDS
     from bot.tables import PLAYING, Seat, Table, TableOptions
     from bot.ui import render
+    from bot.ui.faces import CardFaces
     from bot.ui.picture import render_table
     from bot.ui.table_scene import table_scene
 
-    render.set_card_emojis(lambda code: discord.PartialEmoji(name=f"c4_{code}", id=1_300_000_000_000_000_000))
+    faces = CardFaces(emojis={card.code: discord.PartialEmoji(name=f"c4_{card.code}", id=1_300_000_000_000_000_000)
+                              for card in ALL_CARDS})
     table = Table(id=1, guild_id=1, channel_id=100, host_id=10, players=2, preset="quito", status=PLAYING,
                   seed="requests", seats=[Seat(10, name="Ana María"), Seat(11, name="Beto Peña")],
                   options=TableOptions(guild_name="Ecuador", channel_name="cuarenta"))
@@ -87,9 +90,10 @@ def bodies() -> tuple[Payload, Payload, Payload]:
         game.play(rng.choice(game.legal_plays()))
     seat = game.to_play
     assert seat is not None
-    clicker = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es")
-    other = render.hand_payload(table, seat, game.view(seat), "es")
-    public = render.with_picture(render.table_payload(table, "es"), render_table(table_scene(table, "es")))
+    clicker = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es", faces=faces)
+    other = render.hand_payload(table, seat, game.view(seat), "es", faces=faces)
+    public = render.with_picture(render.table_payload(table, "es", faces=faces),
+                                 render_table(table_scene(table, "es")))
     return clicker, other, public
 
 

@@ -28,10 +28,11 @@ from bot.store import Store
 from bot.tables import TableService
 from bot.tables.timers import Clock
 from bot.tables.workers import ProcessOffload
-from bot.ui import permissions, render, words
+from bot.ui import permissions
 from bot.ui.actions import Actions
 from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
+from bot.ui.faces import CardFaces
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.notifier import DiscordNotifier
 from bot.ui.options import OptionCheckedTree
@@ -89,7 +90,9 @@ class CuarentaBot(commands.AutoShardedBot):
     the table pictures, or None (``picture_workers`` 0, no pictures, or ``sync_only``: drawn in-process).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
-    (the `QueueService`) and ``queue_presenter``. Attribute ``actions``: the `bot.ui.actions.Actions`
+    (the `QueueService`) and ``queue_presenter``. Attribute ``faces``: the cards' `CardFaces` (the card
+    emojis once ``setup_hook`` synced them all, else text labels), handed to the presenter and read by the
+    cogs. Attribute ``actions``: the `bot.ui.actions.Actions`
     registry through which persistent components reach the cogs (each cog fills its slot when it loads).
     """
 
@@ -152,6 +155,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self._pictures = pictures
         self._card_emojis = card_emojis
         self.card_emojis = CardEmojis()
+        self.faces = CardFaces.TEXT
         self.actions = Actions()
         self._store_open = False
         self.dynamic_factories: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -178,6 +182,7 @@ class CuarentaBot(commands.AutoShardedBot):
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
             return
+        self.faces = await self._card_faces()
         self.store = await Store.open(self.settings.database)
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
@@ -190,7 +195,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
                                         rate=self.request_rate if self._request_shedding else None,
-                                        picture_workers=self.picture_workers)
+                                        picture_workers=self.picture_workers, faces=self.faces)
         self.tables.set_notifier(self.notifier)
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
@@ -204,7 +209,6 @@ class CuarentaBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self._use_card_emojis()
         await self.tables.load()
         await self.queue.load()
         await self.leagues.load()
@@ -215,17 +219,13 @@ class CuarentaBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %d", len(synced), self.settings.guild_id)
 
-    async def _use_card_emojis(self) -> None:
-        """Upload the card emojis that are missing (idempotent) and use them on buttons and in lines;
-        when Discord refuses, text labels (``7♦``) stay."""
-        words.set_card_text(None)
-        render.set_card_emojis(None)
+    async def _card_faces(self) -> CardFaces:
+        """Upload the card emojis that are missing (idempotent) and return the faces that use them on
+        buttons and in lines; when Discord refuses (or ``card_emojis`` is off), text labels (``7♦``)."""
         if not self._card_emojis:
-            return
+            return CardFaces.TEXT
         await self.card_emojis.sync(self)
-        if self.card_emojis.available:
-            words.set_card_text(lambda card: self.card_emojis.inline(card.code))
-            render.set_card_emojis(self.card_emojis.get)
+        return self.card_emojis.faces()
 
     async def sync_global(self) -> int:
         """Sync the commands globally (``python -m bot sync``); returns how many."""

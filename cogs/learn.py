@@ -47,7 +47,7 @@ class LearnCog(GroupedCog):
         """The guide's first page, ephemerally, in the user's language."""
 
         async def run(lang: str) -> None:
-            await answer.reply(interaction, **guide_payload(0, lang, await self._public(interaction)).send_kwargs())
+            await answer.reply(interaction, **guide_payload(0, lang, await self._public(interaction), faces=self.bot.faces).send_kwargs())
 
         await self._guard(interaction, run)
 
@@ -56,7 +56,7 @@ class LearnCog(GroupedCog):
         restart: the page travels in the custom_id or the select's value)."""
 
         async def run(lang: str) -> None:
-            await answer.edit_own(interaction, guide_payload(page, lang, await self._public(interaction)))
+            await answer.edit_own(interaction, guide_payload(page, lang, await self._public(interaction), faces=self.bot.faces))
 
         await self._guard(interaction, run)
 

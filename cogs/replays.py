@@ -56,7 +56,7 @@ class ReplaysCog(GroupedCog):
 
         async def run(lang: str) -> None:
             shown = await load(self.store, interaction.guild_id or 0, mesa)
-            await answer.reply(interaction, **step_payload(shown, 0, lang).send_kwargs())
+            await answer.reply(interaction, **step_payload(shown, 0, lang, faces=self.bot.faces).send_kwargs())
 
         await self._guard(interaction, run)
 
@@ -68,7 +68,7 @@ class ReplaysCog(GroupedCog):
                 shown = await load(self.store, interaction.guild_id or 0, table_id)
             except UnknownMesaError:  # a replay's buttons name a mesa of this server only
                 raise ForeignObjectError() from None
-            await answer.edit_own(interaction, step_payload(shown, step, lang))
+            await answer.edit_own(interaction, step_payload(shown, step, lang, faces=self.bot.faces))
 
         await self._guard(interaction, run)
 

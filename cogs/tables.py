@@ -24,7 +24,7 @@ from bot.tables.errors import (
     WrongStateError,
 )
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, permissions, records, render, why, words
+from bot.ui import answer, permissions, records, render, why
 from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard, say
@@ -246,7 +246,7 @@ class TablesCog(commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         seat, view = self.service.hand_view(table, interaction.user.id)
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        payload = render.hand_payload(table, seat, view, lang, final=final)
+        payload = render.hand_payload(table, seat, view, lang, final=final, faces=self.bot.faces)
         await answer.reply(interaction, **payload.send_kwargs())
 
     @cuarenta.command(name=command_text("table", "cmd.table.name"), description=command_text("Post the table again at the bottom of the channel", "cmd.table.desc"))
@@ -354,7 +354,8 @@ class TablesCog(commands.Cog):
         assert seat is not None and table.game is not None
         choice = result if isinstance(result, Choice) else None
         payload = render.hand_payload(table, seat, table.game.view(seat), lang, choice=choice, page=page,
-                                      final=records.mesa_result(table, lang) if table.status != PLAYING else None)
+                                      final=records.mesa_result(table, lang) if table.status != PLAYING else None,
+                                      faces=self.bot.faces)
         record = table.messages.dms.get(str(seat))
         message_id = interaction.message.id if interaction.message else None
         on_dm_hand = record is not None and record.get("message") == message_id
@@ -389,11 +390,11 @@ class TablesCog(commands.Cog):
             await answer.acknowledge(interaction)  # a double click: the first click played it and answered
             return
         view = game.view(seat)
-        hand = render.hand_payload(table, seat, view, lang)
+        hand = render.hand_payload(table, seat, view, lang, faces=self.bot.faces)
         if timed_out:
             notice = t("err.timed_out_played", lang)
         elif timed_out_card is not None:  # they chose something else, too late: say so, and what was played
-            notice = t("err.timed_out_other", lang, card=words.card_text(Card.parse(timed_out_card)))
+            notice = t("err.timed_out_other", lang, card=self.bot.faces.card(Card.parse(timed_out_card)))
         elif card and card not in {c.code for c in view.hand}:
             notice = t("err.card_already_played", lang)
         elif isinstance(error, NotYourTurnError):
@@ -485,7 +486,7 @@ class TablesCog(commands.Cog):
 
         async def run(lang: str) -> None:
             table = await self._scoped(interaction, table_id)
-            await self._say(interaction, why.explain_last_play(table, lang) or t("why.none", lang))
+            await self._say(interaction, why.explain_last_play(table, lang, faces=self.bot.faces) or t("why.none", lang))
 
         await self._guard(interaction, run)
 

@@ -1,12 +1,12 @@
 """The `/cuarenta ayuda` guide as plain text: short pages in the reader's language (RULES.md Part 1 and
 R1–R36, with the points of the default preset, `quito`).
 
-Pure text building: no Discord. Cards are written with `bot.ui.words.card_text` (the application's card
-emojis when the bot has them, else ``5♥``); the numbers come from ``Rules.preset("quito")``, the button
+Pure text building: no Discord. Cards are written with the `bot.ui.faces.CardFaces` given (the
+application's card emojis when the bot has them, else ``5♥``); the numbers come from ``Rules.preset("quito")``, the button
 labels and command names from the same catalog keys the table and the hands use, so the guide cannot
 drift from what the bot shows.
 
-Shape: `guide_pages(lang, public)` → a tuple of `GuidePage` (``key``, ``title``, ``body``), in reading order
+Shape: `guide_pages(lang, public, faces=…)` → a tuple of `GuidePage` (``key``, ``title``, ``body``), in reading order
 (`PAGE_KEYS`). Each example capture is data (`EXAMPLES`), so a test can check it against the engine.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.engine import Card, Rules
 from bot.i18n import command_lang, t
-from bot.ui.words import card_text, cards_text
+from bot.ui.faces import CardFaces
 
 from .presets import award_text
 
@@ -67,12 +67,12 @@ class GuidePage:
         return "\n".join((self.title, *self.body))
 
 
-def _card(code: str) -> str:
-    return card_text(Card.parse(code))
+def _card(code: str, faces: CardFaces) -> str:
+    return faces.card(Card.parse(code))
 
 
-def _cards(codes: tuple[str, ...]) -> str:
-    return cards_text(Card.parse(c) for c in codes)
+def _cards(codes: tuple[str, ...], faces: CardFaces) -> str:
+    return faces.cards(Card.parse(c) for c in codes)
 
 
 def command(lang: str, key: str) -> str:
@@ -85,18 +85,18 @@ def command(lang: str, key: str) -> str:
     return f"/{t('cmd.cuarenta.name', names)} {t(f'cmd.{key}.name', names)}"
 
 
-def _params(lang: str, public: str) -> dict[str, dict[str, object]]:
+def _params(lang: str, public: str, faces: CardFaces) -> dict[str, dict[str, object]]:
     """Each page's placeholders, from the quito preset, the example cards and the bot's own labels: those
     of the table message in the server's language ``public`` (as the reader sees them there), those of the
-    hand in the reader's ``lang``."""
+    hand in the reader's ``lang``; the cards written with ``faces``."""
     quito = Rules.preset("quito")
     match, sums, stair = EXAMPLES["match"], EXAMPLES["sum"], EXAMPLES["stair"]
     return {
         "goal": {"target": quito.target, "chicas": quito.chicas_to_win},
         "capture": {
-            "match": _card(match.played), "matched": _cards(match.taken),
-            "sum": _card(sums.played), "summed": " + ".join(_card(c) for c in sums.taken),
-            "stair": _card(stair.played), "stair_table": _cards(stair.table),
+            "match": _card(match.played, faces), "matched": _cards(match.taken, faces),
+            "sum": _card(sums.played, faces), "summed": " + ".join(_card(c, faces) for c in sums.taken),
+            "stair": _card(stair.played, faces), "stair_table": _cards(stair.table, faces),
         },
         "points": {"caida": quito.caida, "limpia": quito.limpia, "caida_limpia": quito.caida_limpia,
                    "ronda": quito.ronda, "doble": award_text(quito.doble_ronda, lang)},
@@ -108,11 +108,12 @@ def _params(lang: str, public: str) -> dict[str, dict[str, object]]:
     }
 
 
-def guide_pages(lang: str, public: str | None = None) -> tuple[GuidePage, ...]:
+def guide_pages(lang: str, public: str | None = None, *,
+                faces: CardFaces = CardFaces.TEXT) -> tuple[GuidePage, ...]:
     """The whole guide in ``lang`` (``"es"``, ``"en"`` or ``"pt"``), one `GuidePage` per `PAGE_KEYS`; the
     table message's words it quotes are in ``public``, the server's language (default ``lang``), because
-    the table message is written in it."""
-    params = _params(lang, public or lang)
+    the table message is written in it. The example cards are written with ``faces``."""
+    params = _params(lang, public or lang, faces)
     pages = []
     for key in PAGE_KEYS:
         values = params.get(key, {})

@@ -14,6 +14,7 @@ import discord
 from bot.engine import Rules
 from bot.i18n import message, t
 from bot.ui import limits
+from bot.ui.faces import CardFaces
 from bot.ui.render import COLOR, Payload, make_view
 
 from .guide import clamp_page, command, guide_pages, page_count
@@ -21,12 +22,14 @@ from .items import GuideButton, GuideSelect
 from .presets import REFERENCE, difference_lines, term_lines
 
 
-def guide_payload(page: int, lang: str, public: str | None = None) -> Payload:
+def guide_payload(page: int, lang: str, public: str | None = None, *,
+                  faces: CardFaces = CardFaces.TEXT) -> Payload:
     """Page ``page`` (0-based, kept within the guide) of the guide in ``lang``: an embed titled with the
     page's topic, the page number in the footer; ◀ and ▶ (disabled at the ends) and a select that jumps
     to any topic (the current one preselected). ``public``: the server's language, in which the guide
-    quotes the table message's buttons and words (default ``lang``)."""
-    pages = guide_pages(lang, public)
+    quotes the table message's buttons and words (default ``lang``). ``faces``: how its example cards are
+    written."""
+    pages = guide_pages(lang, public, faces=faces)
     page = clamp_page(page)
     shown = pages[page]
     embed = discord.Embed(title=limits.clip(shown.title, limits.EMBED_TITLE), colour=COLOR,

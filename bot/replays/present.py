@@ -12,8 +12,7 @@ What a step shows (in this order):
 - the running score and chicas in a field of their own (so no long step can push it out), and in the
   footer the play's and the hand's number out of how many.
 
-Cards are written as the bot writes them everywhere (`bot.ui.words.card_text`: the card emojis, or
-``7♦``). Every text comes from `bot.i18n`; the payload is checked against Discord's limits by `Payload`.
+Cards are written with the `bot.ui.faces.CardFaces` given (the bot's: the card emojis, or ``7♦``). Every text comes from `bot.i18n`; the payload is checked against Discord's limits by `Payload`.
 """
 
 from __future__ import annotations
@@ -28,9 +27,10 @@ from bot.houserules.words import rules_label
 from bot.i18n import command_lang, t, tn
 from bot.tables import TEAMS, Table
 from bot.ui import limits
+from bot.ui.faces import CardFaces
 from bot.ui.records import chica_lines, mesa_lines
 from bot.ui.render import Payload, make_view
-from bot.ui.words import blocked_note, by_rank, cards_text, records, seat_name, sentence, side_name
+from bot.ui.words import blocked_note, by_rank, records, seat_name, sentence, side_name
 
 from .items import KINDS, ReplayButton
 from .source import ReplayedMesa
@@ -70,11 +70,13 @@ def _count_line(table: Table, e: Event, lang: str) -> str | None:
     return None
 
 
-def event_lines(table: Table, events: Sequence[Event], lang: str, first: int | None = None) -> list[str]:
+def event_lines(table: Table, events: Sequence[Event], lang: str, first: int | None = None, *,
+                faces: CardFaces = CardFaces.TEXT) -> list[str]:
     """Every event of a run as lines, in order: plays as sentences (a caída names its victim, the seat
     that played just before), rondas, deals, a new hand or chica, the count, a chica and the mesa won.
     ``first``: the index in the mesa of the run's first play (events before it came with play ``first -
-    1``), so that every line names whoever held the seat then (`bot.ui.words.records`)."""
+    1``), so that every line names whoever held the seat then (`bot.ui.words.records`). Cards are written
+    with ``faces``."""
     lines: list[str] = []
     at = None if first is None else first - 1
     i, n = 0, len(events)
@@ -88,11 +90,11 @@ def event_lines(table: Table, events: Sequence[Event], lang: str, first: int | N
             record = records(events[i:j], at)[0]
             if record.caida and record.seat is not None:
                 record = dataclasses.replace(record, victim=(record.seat - 1) % table.players)
-            lines.append(sentence(table, record, lang))
+            lines.append(sentence(table, record, lang, faces=faces))
             i = j
             continue
         if e.kind in (K.RONDA, K.DOBLE_RONDA, K.DEAL, K.RONDA_REVEALED):
-            lines.append(sentence(table, records([e], None if at is None else at + 1)[0], lang))
+            lines.append(sentence(table, records([e], None if at is None else at + 1)[0], lang, faces=faces))
         elif e.kind == K.CHICA_START:
             lines.append(t("replay.chica_start", lang, chica=e.number))
         elif e.kind == K.HAND_START:
@@ -109,35 +111,35 @@ def event_lines(table: Table, events: Sequence[Event], lang: str, first: int | N
     return lines
 
 
-def _cards(cards: Sequence, lang: str) -> str:
-    return cards_text(cards) if cards else t("replay.empty", lang)
+def _cards(cards: Sequence, lang: str, faces: CardFaces) -> str:
+    return faces.cards(cards) if cards else t("replay.empty", lang)
 
 
-def hand_lines(table: Table, step: Step, lang: str) -> list[str]:
+def hand_lines(table: Table, step: Step, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> list[str]:
     """Every seat's cards before the play, sorted as a player holds them; ``▶`` marks the seat in turn
     (in 2 v 2 the team follows the name); each seat named after whoever held it at this play."""
     lines = []
     for seat, hand in enumerate(step.hands):
         mark = "▶" if seat == step.seat else "·"
         team = f" ({TEAMS[seat % 2]})" if table.players == 4 else ""
-        lines.append(f"{mark} **{seat_name(table, seat, lang, step.index)}**{team}: {_cards(by_rank(hand), lang)}")
+        lines.append(f"{mark} **{seat_name(table, seat, lang, step.index)}**{team}: {_cards(by_rank(hand), lang, faces)}")
     return lines
 
 
-def step_lines(table: Table, step: Step, lang: str) -> list[str]:
-    """The description of a step (see the module docstring), as lines."""
+def step_lines(table: Table, step: Step, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> list[str]:
+    """The description of a step (see the module docstring), as lines; cards written with ``faces``."""
     lines = [t("replay.where", lang, hand=step.hand, chica=step.chica, deal=step.deal)]
-    lines += event_lines(table, step.opening, lang, step.index)
+    lines += event_lines(table, step.opening, lang, step.index, faces=faces)
     lines.append("")
-    lines += hand_lines(table, step, lang)
-    lines.append(t("replay.table", lang, cards=_cards(step.table, lang)))
+    lines += hand_lines(table, step, lang, faces=faces)
+    lines.append(t("replay.table", lang, cards=_cards(step.table, lang, faces)))
     lines.append("")
     if step.play is None:
-        return [*lines, t("replay.no_play", lang), *event_lines(table, step.events, lang, step.index)]
+        return [*lines, t("replay.no_play", lang), *event_lines(table, step.events, lang, step.index, faces=faces)]
     own = next((i for i, e in enumerate(step.events) if e.kind not in _PLAY_KINDS), len(step.events))
-    lines += event_lines(table, step.events[:own], lang, step.index)
-    lines.append(t("replay.after", lang, cards=_cards(step.after, lang)))
-    lines += event_lines(table, step.events[own:], lang, step.index + 1)
+    lines += event_lines(table, step.events[:own], lang, step.index, faces=faces)
+    lines.append(t("replay.after", lang, cards=_cards(step.after, lang, faces)))
+    lines += event_lines(table, step.events[own:], lang, step.index + 1, faces=faces)
     return lines
 
 
@@ -149,14 +151,15 @@ def buttons(table_id: int, replay: Replay, index: int) -> list[ReplayButton]:
             for k in KINDS]
 
 
-def step_payload(mesa: ReplayedMesa, index: int, lang: str) -> Payload:
-    """Step ``index`` (clamped to the replay) of a finished mesa, in ``lang``, with its buttons."""
+def step_payload(mesa: ReplayedMesa, index: int, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> Payload:
+    """Step ``index`` (clamped to the replay) of a finished mesa, in ``lang``, with its buttons; cards
+    written with ``faces``."""
     replay, table = mesa.replay, mesa.table
     index = replay.clamp(index)
     step = replay.steps[index]
     embed = discord.Embed(title=limits.clip(t("replay.title", lang, table=table.id, preset=rules_label(table, lang)),
                                             limits.EMBED_TITLE),
-                          description=limits.clip("\n".join(step_lines(table, step, lang)),
+                          description=limits.clip("\n".join(step_lines(table, step, lang, faces=faces)),
                                                   limits.EMBED_DESCRIPTION),
                           colour=COLOR)
     score = t("replay.score", lang, a=side_name(table, 0, lang), sa=step.scores[0], b=side_name(table, 1, lang),

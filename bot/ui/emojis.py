@@ -22,6 +22,7 @@ from bot.engine.cards import ALL_CARDS, Card
 
 from .cardart import emoji_png
 from .delivery import NETWORK_ERRORS
+from .faces import CardFaces
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,11 @@ class CardEmojis:
             emoji = self._emojis.get(card.code)
             text = self._inline[code] = str(emoji) if emoji is not None else str(card)
         return text
+
+    def faces(self) -> CardFaces:
+        """The cards' faces for every message: the emojis when all 42 are available (`available`), else
+        `CardFaces.TEXT` (text labels, no button emojis)."""
+        return CardFaces.of(self._emojis) if self.available else CardFaces.TEXT
 
     @property
     def available(self) -> bool:

@@ -36,6 +36,7 @@ from bot.tables import FINISHED, PLAYING, Table, TableBusyError, TableService
 
 from . import answer, delivery, records, render
 from .budget import WriteBudget
+from .faces import CardFaces
 
 log = logging.getLogger(__name__)
 
@@ -96,12 +97,15 @@ class HandPresenter:
         budget: the shared per-channel `WriteBudget`.
         edit_interval: seconds between two writes to one DM hand.
         clock, sleep: monotonic seconds and how to wait (default `time.monotonic` and `asyncio.sleep`).
+        faces: how the hands write their cards (`bot.ui.faces.CardFaces`; default text labels).
     """
 
     def __init__(self, client: discord.Client, service: TableService, budget: WriteBudget, *,
                  edit_interval: float = 1.0, clock: Callable[[], float] | None = None,
-                 sleep: Callable[[float], Awaitable[Any]] | None = None) -> None:
+                 sleep: Callable[[float], Awaitable[Any]] | None = None,
+                 faces: CardFaces = CardFaces.TEXT) -> None:
         self.client = client
+        self.faces = faces
         self.service = service
         self.budget = budget
         self.edit_interval = edit_interval
@@ -393,7 +397,7 @@ class HandPresenter:
         game = table.game
         assert game is not None
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        return render.hand_payload(table, seat, game.view(seat), lang, final=final)
+        return render.hand_payload(table, seat, game.view(seat), lang, final=final, faces=self.faces)
 
     async def _post(self, table: Table, seat: int, user_id: int, old: dict[str, Any] | None) -> None:
         """Send the hand as a new DM message (a notification), then delete the previous one."""

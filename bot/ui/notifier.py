@@ -46,6 +46,7 @@ from bot.tables.workers import OffloadClosedError
 
 from . import delivery, permissions, records, render
 from .budget import MAX_SHED, RequestRate, WriteBudget
+from .faces import CardFaces
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .notes import TableNotesMixin
 from .picture import render_table
@@ -124,13 +125,15 @@ class DiscordNotifier(TableNotesMixin):
         picture_workers: draw it in these worker processes (`bot.ui.picture_workers`); None: in this process.
         rate: the bot's `RequestRate`; while it is busy, table message edits (optional: each shows the
             latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
+        faces: how the table message and the hands write their cards (`bot.ui.faces.CardFaces`; default
+            text labels).
     """
 
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
                  pictures: bool = True, rate: RequestRate | None = None,
-                 picture_workers: PictureWorkers | None = None) -> None:
+                 picture_workers: PictureWorkers | None = None, faces: CardFaces = CardFaces.TEXT) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
@@ -141,8 +144,9 @@ class DiscordNotifier(TableNotesMixin):
         self.picture_workers = picture_workers
         self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
-                                   sleep=sleep)
+                                   sleep=sleep, faces=faces)
         self.hands.on_dm_closed = self.mark_dm_closed
+        self.faces = faces
         self._public: dict[int, _Public] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -504,7 +508,7 @@ class DiscordNotifier(TableNotesMixin):
         """The table message as the table is now: its words, and its picture (drawn in a worker process
         when the bot has `PictureWorkers`; the words and the scene are both taken before that wait, so
         they show the same moment). A picture that fails leaves the words alone."""
-        payload = render.table_payload(table, lang)
+        payload = render.table_payload(table, lang, faces=self.faces)
         if not self.pictures:
             return payload
         try:

@@ -23,6 +23,7 @@ from bot.i18n import t, tn
 from bot.tables import LOBBY, PLAYING, TEAMS, Choice, Table, TableError
 
 from . import components, limits
+from .faces import CardFaces
 from .hints import best_captures, hint_lines, is_caida, periquito_bonus
 from .items import (
     COMPUTER_LEVELS,
@@ -40,8 +41,6 @@ from .words import (
     at_blocking_score,
     by_rank,
     capture_words,
-    card_text,
-    cards_text,
     clean,
     level_word,
     plain_card,
@@ -61,24 +60,6 @@ PICTURE_NAME = "mesa.png"
 """The file name of the table picture (``attachment://mesa.png`` in the embed)."""
 LIVE_PLAYS = 2
 """Plays in words on the live table message (the last one called out); the hand record has them all."""
-
-CardEmoji = Any
-"""A ``discord.PartialEmoji`` for a card code, or None (text labels)."""
-
-
-def _no_emoji(code: str) -> None:
-    return None
-
-
-_emoji_for = _no_emoji
-
-
-def set_card_emojis(lookup: Any) -> None:
-    """Choose the emoji of each card button: ``lookup(code) -> PartialEmoji | None`` (the bot's
-    `bot.ui.emojis.CardEmojis.get`); None goes back to text-only buttons."""
-    global _emoji_for
-    _emoji_for = lookup or _no_emoji
-
 
 class _File(discord.File):
     """An attachment whose index is sent as a string, as Discord's API schema types attachment ids."""
@@ -251,21 +232,22 @@ def side_line(table: Table, team: int, lang: str) -> str:
     return line
 
 
-def table_payload(table: Table, lang: str) -> Payload:
+def table_payload(table: Table, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> Payload:
     """The live public table message, about 10 lines at phone width: the table cards, whose turn (and the
     deadline), the last play called out and the one before it, each side's score, notes (DMs closed,
     away, unrated), and the seat order; the picture is added by `with_picture`. "Mi mano" is the only
-    button while the mesa is in play."""
+    button while the mesa is in play. Cards are written with ``faces``."""
     game = table.game
     assert game is not None
     title = t("table.title", lang, table=table.id, preset=rules_label(table, lang), chica=game.chica_number,
               hand=game.hand_number)
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOR)
-    on_table = cards_text(game.table) if game.table else t("table.empty", lang)
+    on_table = faces.cards(game.table) if game.table else t("table.empty", lang)
     lines = [f"**{t('table.on_table', lang)}:** {on_table}"]
     recent = [r for r in recent_records(game.view(None).events, LIVE_PLAYS, len(game.plays)) if r.kind in ("play", "ronda", "doble_ronda")]
     for record in recent[-LIVE_PLAYS:][::-1]:
-        lines.append(sentence(table, record, lang) if record is recent[-1] else f"-# {sentence(table, record, lang)}")
+        said = sentence(table, record, lang, faces=faces)
+        lines.append(said if record is recent[-1] else f"-# {said}")
     if not recent:
         lines.append(t("table.no_plays", lang))
     if game.to_play is not None:
@@ -409,13 +391,14 @@ def score_line(table: Table, view: GameView, lang: str) -> str:
 
 
 def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: Choice | None = None,
-                 page: int = 0, final: str | None = None) -> Payload:
+                 page: int = 0, final: str | None = None, faces: CardFaces = CardFaces.TEXT) -> Payload:
     """A player's hand (DM or ephemeral): server, channel and table; whose turn (and the deadline); the
     last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
     emoji when available), enabled only on the player's turn; the trail control for cards that could
     capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
     control (the menu offers the card's trail; another card's button closes it); a link to the table
-    message. ``final``: the mesa's result in words, when it is over (no buttons then)."""
+    message. ``final``: the mesa's result in words, when it is over (no buttons then). ``faces``: how the
+    cards are written in the lines and the emojis on the card buttons."""
     header = t("dm.header", lang, table=table.id, guild=table.options.guild_name or "?",
                channel=table.options.channel_name or "?")
     lines = [f"**{header}**"]
@@ -431,23 +414,23 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
         lines.append(t("dm.wait", lang, name=seat_name(table, view.to_play, lang)))
     recent = [r for r in recent_records(view.events, 1, table.nonce) if r.kind == "play"]
     if recent and table.status == PLAYING:
-        lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang)))
+        lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang, faces=faces)))
     hand = by_rank(view.hand)
-    lines.append(t("dm.table", lang, cards=cards_text(view.table) if view.table else t("table.empty", lang)))
-    lines.append(t("dm.hand", lang, cards=cards_text(hand)) if hand else t("dm.hand_empty", lang))
+    lines.append(t("dm.table", lang, cards=faces.cards(view.table) if view.table else t("table.empty", lang)))
+    lines.append(t("dm.hand", lang, cards=faces.cards(hand)) if hand else t("dm.hand_empty", lang))
     lines.append(score_line(table, view, lang))
     if away:
         lines.append(t("dm.away", lang))
     lines.extend(hint_lines(table, view, lang))
     if choice is not None and my_turn:
-        lines.append(t("dm.choose", lang, card=card_text(choice.card)))
+        lines.append(t("dm.choose", lang, card=faces.card(choice.card)))
     rows: list[list[components.JSON]] = []
     if table.status == PLAYING and hand:
         nonce = table.nonce
         hinted = set(best_captures(view)) if table.hints and my_turn else set()
         rows.append([
             components.button(custom_id=CardButton.id_for(table.id, nonce, card.code), label=str(card),
-                              emoji=_emoji_for(card.code), disabled=not my_turn,
+                              emoji=faces.emoji(card), disabled=not my_turn,
                               style=(discord.ButtonStyle.success if (choice is not None and card is choice.card)
                                      or (choice is None and card in hinted)
                                      else discord.ButtonStyle.primary if my_turn else discord.ButtonStyle.secondary))

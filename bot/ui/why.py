@@ -20,11 +20,10 @@ from bot.engine import Card, Event, EventKind, Game, Play, PlayInfo, RefusedPlay
 from bot.i18n import t, tn
 from bot.tables import Table
 
+from .faces import CardFaces
 from .words import (
     blocked_note,
     capture_words,
-    card_text,
-    cards_text,
     periquito_points_text,
     rank_word,
     ranks_words,
@@ -53,11 +52,11 @@ def position_before_last_play(game: Game) -> tuple[Game, Play] | None:
     return before, game.plays[-1]
 
 
-def _could_capture(before: Game, card: Card, lang: str) -> str | None:
+def _could_capture(before: Game, card: Card, lang: str, faces: CardFaces) -> str | None:
     options = [p for p in before.plays_for(card) if p.captures]
     if not options:
         return None
-    return " / ".join(capture_words(card, p.sorted_captures(), lang) for p in options[:3])
+    return " / ".join(capture_words(card, p.sorted_captures(), lang, faces.card) for p in options[:3])
 
 
 _NEXT = (K.CHICA_START, K.HAND_START, K.DEAL, K.PLAYED)
@@ -81,14 +80,14 @@ def _after_play(events: Sequence[Event], team: int, before: tuple[int, ...]) -> 
     return scores, won
 
 
-def explain_last_play(table: Table, lang: str) -> str | None:
+def explain_last_play(table: Table, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> str | None:
     """The last play of ``table`` explained in a few lines of ``lang``, or None when no card has been
     played in this mesa yet (or the position cannot be rebuilt).
 
     Lines, in order: who played which card; what it took and by which rule (match or sum, R17; escalera,
     R18) or why it was a trail (R21); caída, limpia, caída + limpia, caída en ronda, four caídas (R22–R26)
     with their points, or why a capture of the trailed card was not a caída; points that did not count
-    (R30, R15); and both sides' score now.
+    (R30, R15); and both sides' score now. Cards are written with ``faces``.
     """
     game = table.game
     if game is None:
@@ -104,25 +103,25 @@ def explain_last_play(table: Table, lang: str) -> str | None:
     record = records(game.events[last_played:])[0]
     index = len(game.plays) - 1  # the last play's: named after whoever made it (`bot.tables.Table.held_by`)
     name = seat_name(table, seat, lang, index)
-    lines = [t("why.title", lang, name=name, card=card_text(play.card))]
+    lines = [t("why.title", lang, name=name, card=faces.card(play.card))]
     trailed = before.last_trail if before.last_trail_seat == (seat - 1) % before.players else None
     if play.is_trail:
-        could = _could_capture(before, play.card, lang)
+        could = _could_capture(before, play.card, lang, faces)
         if could:
             lines.append(t("why.trail_could", lang, options=could))
         else:
             lines.append(t("why.joker_trail" if play.card.is_joker else "why.trail", lang))
     else:
-        lines.append(_base_line(play, info, lang))
+        lines.append(_base_line(play, info, lang, faces))
         if info.escalera:
-            lines.append(t("why.escalera", lang, cards=cards_text(info.escalera)))
+            lines.append(t("why.escalera", lang, cards=faces.cards(info.escalera)))
         victim = seat_name(table, (seat - 1) % before.players, lang, index - 1)
         points = t("play.points", lang, points=record.capture_points) if record.capture_points else ""
         if info.caida and info.limpia:
-            lines.append(t("why.caida_limpia", lang, fallen=card_text(trailed), victim=victim,  # type: ignore[arg-type]  # a caída takes the trailed card
+            lines.append(t("why.caida_limpia", lang, fallen=faces.card(trailed), victim=victim,  # type: ignore[arg-type]  # a caída takes the trailed card
                            points=points))
         elif info.caida:
-            lines.append(t("why.caida", lang, fallen=card_text(trailed), victim=victim, points=points))  # type: ignore[arg-type]  # a caída: a trailed card
+            lines.append(t("why.caida", lang, fallen=faces.card(trailed), victim=victim, points=points))  # type: ignore[arg-type]  # a caída: a trailed card
         elif info.limpia:
             lines.append(t("why.limpia", lang, points=points))
         elif trailed is not None and trailed in play.captures:
@@ -130,9 +129,9 @@ def explain_last_play(table: Table, lang: str) -> str | None:
                 key = "why.no_caida_joker"
             else:
                 key = "why.no_caida_sum" if trailed in info.base else "why.no_caida_escalera"
-            lines.append(t(key, lang, fallen=card_text(trailed), victim=victim))
+            lines.append(t(key, lang, fallen=faces.card(trailed), victim=victim))
         if record.en_ronda:
-            lines.append(t("why.en_ronda", lang, fallen=card_text(trailed), victim=victim))  # type: ignore[arg-type]  # en ronda is a caída
+            lines.append(t("why.en_ronda", lang, fallen=faces.card(trailed), victim=victim))  # type: ignore[arg-type]  # en ronda is a caída
         if record.four_caidas:
             lines.append(t("why.four_caidas", lang))
         if record.periquito:
@@ -155,18 +154,18 @@ def explain_last_play(table: Table, lang: str) -> str | None:
     return "\n".join(" ".join(line.split()) if "  " in line else line for line in lines)
 
 
-def _base_line(play: Play, info: PlayInfo, lang: str) -> str:
+def _base_line(play: Play, info: PlayInfo, lang: str, faces: CardFaces) -> str:
     """The base capture in words: a match or a sum (R17); for a joker, the rank it stood for and the card
     it matched, or the other joker it took (§9)."""
-    base = cards_text(info.base)
+    base = faces.cards(info.base)
     if play.card.is_joker:
         if info.joker_rank is None:
-            return t("why.joker_joker", lang, card=card_text(play.card), base=base)
-        return t("why.joker", lang, card=card_text(play.card), rank=rank_word(info.joker_rank, lang), base=base)
+            return t("why.joker_joker", lang, card=faces.card(play.card), base=base)
+        return t("why.joker", lang, card=faces.card(play.card), rank=rank_word(info.joker_rank, lang), base=base)
     if len(info.base) == 1 and info.base[0].rank == play.card.rank:
-        return t("why.match", lang, card=card_text(play.card), base=card_text(info.base[0]))
+        return t("why.match", lang, card=faces.card(play.card), base=faces.card(info.base[0]))
     summed = _summed(play, info)
-    return t("why.sum", lang, base=" + ".join(card_text(c) for c in summed), value=rank_word(play.card.rank, lang))
+    return t("why.sum", lang, base=" + ".join(faces.card(c) for c in summed), value=rank_word(play.card.rank, lang))
 
 
 def _summed(play: Play, info: PlayInfo) -> list[Card]:

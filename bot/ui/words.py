@@ -4,8 +4,8 @@ drama called out (caída, limpia, ronda, the 38, chica, zapatero). Every text co
 Hidden information: these functions read only public events (the log as a spectator sees it: ronda
 ranks stay hidden until RONDA_REVEALED) and never a hand.
 
-Cards are written with `CardText`: the application's card emojis when they are available, else text
-labels (``7♦``).
+Cards are written with the `CardFaces` each function is given (the application's card emojis when the bot
+has them; by default `CardFaces.TEXT`, text labels ``7♦``).
 """
 
 from __future__ import annotations
@@ -20,35 +20,17 @@ from bot.engine import JOKER_RANK, RANKS, Card, Event, EventKind
 from bot.i18n import t, tn
 from bot.tables import TEAMS, Table
 
+from .faces import CardFaces
+
 K = EventKind
 
 CardText = Callable[[Card], str]
-"""How a card is written in a line: ``str`` (``"7♦"``) or an emoji mention (`bot.ui.emojis.CardEmojis`)."""
+"""How a card is written in a line: `plain_card` (``"7♦"``) or `bot.ui.faces.CardFaces.card` (an emoji mention)."""
 
 
 def plain_card(card: Card) -> str:
     """The text label of a card: ``"7♦"``."""
     return str(card)
-
-
-_card_text: CardText = plain_card
-
-
-def set_card_text(writer: CardText | None) -> None:
-    """Choose how cards are written in public and private lines (the bot sets its emojis at start;
-    None goes back to text labels)."""
-    global _card_text
-    _card_text = writer or plain_card
-
-
-def card_text(card: Card) -> str:
-    """One card as lines write it (emoji or ``"7♦"``)."""
-    return _card_text(card)
-
-
-def cards_text(cards: Iterable[Card]) -> str:
-    """``"3♣ 4♥ J♠"`` (or their emojis)."""
-    return " ".join(card_text(c) for c in cards)
 
 
 def by_rank(cards: Iterable[Card]) -> list[Card]:
@@ -357,13 +339,13 @@ def _callout_without_periquito(record: PlayRecord, lang: str) -> str:
     return ""
 
 
-def capture_words(card: Card, cards: Iterable[Card], lang: str, writer: CardText | None = None) -> str:
+def capture_words(card: Card, cards: Iterable[Card], lang: str, writer: CardText = plain_card) -> str:
     """The cards a play took, as the capture menu writes them: the base capture (one matched card, or the
     summed cards joined by "+"), then the escalera: ``"5♥, luego 6♠ 7♣"``, ``"3♣ + 4♥, luego J♠"``. A
     joker (§9) never sums: its base is the card it matched, ``"5♣, luego 6♦ 7♠"``, or the other joker.
-    ``writer``: how each card is written (default `card_text`; menus pass `plain_card`, since select
-    labels cannot show custom emojis)."""
-    write = writer or card_text
+    ``writer``: how each card is written (`plain_card`, as menus need it since select labels cannot show
+    custom emojis; lines pass `CardFaces.card`)."""
+    write = writer
     taken = list(cards)
     if card.is_joker and taken:  # §9: the card(s) of the rank it stands for, then the escalera; never a sum
         rank = min(c.rank for c in taken)
@@ -406,11 +388,12 @@ def periquito_words(table: Table, record: PlayRecord, lang: str) -> str:
               points=periquito_points_text(table, record, lang))
 
 
-def sentence(table: Table, record: PlayRecord, lang: str) -> str:
+def sentence(table: Table, record: PlayRecord, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> str:
     """A record as a sentence, its drama called out in bold first:
     ``"**¡Caída!** ana le cayó a beto con 6♦ (+2)"``, ``"beto botó 5♣"``, ``"**¡Periquito!** ana llevó 4♥,
     luego 5♠ 5♥ 5♦ 5♣ con 4♣ y se llevó el periquito de 5 (+6)"``; a joker's rank is named (``"con 🃏1
-    (como 5)"``). Never a hidden ronda rank. Names are those of whoever made the play (`PlayRecord.at`)."""
+    (como 5)"``). Never a hidden ronda rank. Names are those of whoever made the play (`PlayRecord.at`).
+    Cards are written with ``faces``."""
     name = seat_name(table, record.seat, lang, record.at)
     if record.kind == "deal":
         return t("play.deal", lang, deal=record.number)
@@ -422,7 +405,7 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
         else:
             body = t(f"play.{record.kind}", lang, name=name) + _points_suffix(table, record, lang)
         return f"**{callout(record, lang)}** {body}"
-    card = card_text(record.card) if record.card else "?"
+    card = faces.card(record.card) if record.card else "?"
     if not record.captured:
         return t("play.trail", lang, name=name, card=card)
     if record.joker_rank is not None:  # a joker stood for a rank (§9): say which
@@ -431,14 +414,14 @@ def sentence(table: Table, record: PlayRecord, lang: str) -> str:
         victim = seat_name(table, record.victim, lang, None if record.at is None else record.at - 1)
         key = "play.caida_en_ronda" if record.en_ronda else "play.caida"
         body = t(key, lang, name=name, victim=victim, card=card,
-                 fallen=card_text(record.fallen) if record.fallen else "?")
+                 fallen=faces.card(record.fallen) if record.fallen else "?")
         taken_more = len(record.captured) > 1
         if taken_more:
-            body += " " + t("play.and_took", lang, cards=cards_text(c for c in record.captured if c != record.fallen))
+            body += " " + t("play.and_took", lang, cards=faces.cards(c for c in record.captured if c != record.fallen))
         if record.limpia:
             body += " " + t("play.and_limpia", lang)
     else:
-        body = t("play.capture", lang, name=name, cards=capture_words(record.card, record.captured, lang), card=card)  # type: ignore[arg-type]  # a capture has its card
+        body = t("play.capture", lang, name=name, cards=capture_words(record.card, record.captured, lang, faces.card), card=card)  # type: ignore[arg-type]  # a capture has its card
         if record.limpia:
             body += " " + t("play.and_limpia", lang)
     body += _points_suffix(table, record, lang)
@@ -497,6 +480,7 @@ def hand_events(events: Sequence[Event]) -> list[Event]:
     return list(events)
 
 
-def play_lines(table: Table, events: Sequence[Event], lang: str) -> list[str]:
-    """Public sentences for a run of events (`sentence` of each record)."""
-    return [sentence(table, r, lang) for r in records(events)]
+def play_lines(table: Table, events: Sequence[Event], lang: str, *,
+               faces: CardFaces = CardFaces.TEXT) -> list[str]:
+    """Public sentences for a run of events (`sentence` of each record, cards written with ``faces``)."""
+    return [sentence(table, r, lang, faces=faces) for r in records(events)]

@@ -74,19 +74,6 @@ async def make_bot(db_path: str):
             await bot.store.close()
 
 
-@pytest.fixture(autouse=True)
-def text_card_labels():
-    """Every test starts and ends with text card labels: a bot that synced its card emojis sets them for
-    the process (`bot.ui.words.set_card_text`), and pure rendering tests must not depend on test order."""
-    from bot.ui import render, words
-
-    words.set_card_text(None)
-    render.set_card_emojis(None)
-    yield
-    words.set_card_text(None)
-    render.set_card_emojis(None)
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "simcord_bot(**options): build this test's bot with make_bot(**options)")
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.engine import Event, Game, Play, Rules
+from bot.engine import ALL_CARDS, Event, Game, Play, Rules
 from bot.engine import EventKind as K
 from bot.i18n import t
 from bot.tables import PLAYING, Choice, Seat, Table, TableOptions
 from bot.ui import limits, records, render, words
+from bot.ui.faces import CardFaces
 from bot.ui.items import BackButton, CaptureSelect, CardButton, HandButton, TrailSelect, WhyButton
 
 from .helpers import table_with
@@ -100,11 +101,11 @@ def _items_json(table: Table, seat: int, choice: Choice | None, emoji: discord.P
 
 
 @pytest.mark.parametrize("case", ["my turn, a trail menu", "a capture menu", "not my turn, away"])
-def test_a_hands_controls_are_the_json_discord_py_items_would_send(case, monkeypatch):
+def test_a_hands_controls_are_the_json_discord_py_items_would_send(case):
     """Hands are rebuilt at every play, so their controls are written as JSON (`bot.ui.components`)
     instead of discord.py items: the JSON is the same, custom_ids included (clicks route the same)."""
     emoji = discord.PartialEmoji(name="c", id=2**60 + 1)
-    monkeypatch.setattr(render, "_emoji_for", lambda code: emoji)
+    faces = CardFaces(emojis={card.code: emoji for card in ALL_CARDS})
     table = _hand_table(["7D 5S 6H", "AS 2C 3C"], "7C 5H 2D", to_play=0, dealer=1)
     seat, choice = 0, None
     if case == "a capture menu":
@@ -115,7 +116,7 @@ def test_a_hands_controls_are_the_json_discord_py_items_would_send(case, monkeyp
         choice = Choice(options[0].card, options, any(not p.captures for p in plays), view)
     elif case == "not my turn, away":
         seat = 1
-    payload = render.hand_payload(table, seat, table.game.view(seat), "es", choice=choice)
+    payload = render.hand_payload(table, seat, table.game.view(seat), "es", choice=choice, faces=faces)
     assert payload.view.to_components() == _items_json(table, seat, choice, emoji)
     ids = [item.get("custom_id", item.get("url")) for item in payload.view.items]
     wanted = {"my turn, a trail menu": "c4:t:7:0", "a capture menu": "c4:c:7:0:7D", "not my turn, away": "c4:b:7"}

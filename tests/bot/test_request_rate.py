@@ -120,10 +120,10 @@ async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_th
     monkeypatch.setattr(rate, "wait_time", lambda: max(0.0, t0 + busy - env.now().timestamp()))
     shed = rate.shed
     await play_one(world, table)
-    after_first = render.table_payload(table, "es").embed.to_dict()
+    after_first = render.table_payload(table, "es", faces=env.bot.faces).embed.to_dict()
     await play_one(world, table)
     assert env.now().timestamp() < t0 + busy, "both plays inside the busy window"
-    after_second = render.table_payload(table, "es").embed.to_dict()
+    after_second = render.table_payload(table, "es", faces=env.bot.faces).embed.to_dict()
     assert after_first != after_second
     await env.advance_time(busy + 2)
     edits = public_edits_after(writes, table, t0)

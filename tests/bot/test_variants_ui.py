@@ -196,13 +196,13 @@ async def test_a_mesa_with_comodines_against_a_computer_with_a_joker_chosen_in_t
         assert public.attachments, "the table picture"
         plan = layout(table_scene(table, "es"))
         assert wanted.card.code in plan.faces, "the joker is drawn as the last play"
-        assert t("play.joker_as", "es", card=words.card_text(wanted.card),
+        assert t("play.joker_as", "es", card=world.bot.faces.card(wanted.card),
                  rank=words.rank_word(info.joker_rank, "es")) in public.embeds[0].description
         asked = await world.caro.click(public, custom_id="c4:y:1")
         assert asked.ephemeral
         text = asked.response.content
-        assert t("why.joker", "en", card=words.card_text(wanted.card), rank=words.rank_word(info.joker_rank, "en"),
-                 base=words.cards_text(info.base)) in text, text
+        assert t("why.joker", "en", card=world.bot.faces.card(wanted.card), rank=words.rank_word(info.joker_rank, "en"),
+                 base=world.bot.faces.cards(info.base)) in text, text
         assert "Caída:" not in text and "IndexError" not in text
         joker_played += 1
         await let_the_computer_play(world, 1)

@@ -8,7 +8,6 @@ import pytest
 
 from bot.engine import DECK, Game
 from bot.i18n import t
-from bot.ui.words import card_text
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
@@ -52,6 +51,7 @@ async def test_why_explains_a_caida_a_limpia_a_sum_with_escalera_and_a_trail(wor
     await world.ana.slash(world.channel, "cuarenta start")
     members = {world.ana.id: world.ana, world.beto.id: world.beto}
     wanted = {"caida", "limpia", "sum_escalera", "trail"}
+    card_text = world.bot.faces.card  # cards as the bot writes them (its card emojis)
     seen: dict[str, str] = {}
     for _ in range(600):
         table = table_of(world, 1)
