@@ -41,6 +41,7 @@ import discord
 
 from bot.engine import Event, EventKind
 from bot.i18n import t
+from bot.store.messages import TableMessages
 from bot.tables import LOBBY, PLAYING, Table, TableBusyError, TableService
 from bot.tables.workers import OffloadClosedError
 
@@ -115,7 +116,7 @@ class DiscordNotifier(TableNotesMixin):
 
     Args:
         client: the bot.
-        service: the table service (for languages and to persist message ids).
+        service: the table service (languages, the clock, whether this process is behind).
         edit_interval: seconds between two edits of one table's public message (and of one DM hand).
         clock: monotonic clock (default `time.monotonic`; SimCord drives it in tests).
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
@@ -124,13 +125,16 @@ class DiscordNotifier(TableNotesMixin):
         picture_workers: draw it in these worker processes (`bot.ui.picture_workers`); None: in this process.
         rate: the bot's `RequestRate`; while it is busy, table message edits (optional: each shows the
             latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
+        messages: the presenter's store of message ids (`bot.store.messages.TableMessages`): every change
+            of ``Table.messages`` (the presenter's in-memory copy) is written there; None: kept in memory
+            only (unit tests).
     """
 
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
                  pictures: bool = True, rate: RequestRate | None = None,
-                 picture_workers: PictureWorkers | None = None) -> None:
+                 picture_workers: PictureWorkers | None = None, messages: TableMessages | None = None) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
@@ -141,7 +145,7 @@ class DiscordNotifier(TableNotesMixin):
         self.picture_workers = picture_workers
         self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
-                                   sleep=sleep)
+                                   sleep=sleep, messages=messages)
         self.hands.on_dm_closed = self.mark_dm_closed
         self._public: dict[int, _Public] = {}
         self._background: set[asyncio.Task[Any]] = set()
@@ -192,7 +196,7 @@ class DiscordNotifier(TableNotesMixin):
             message = await channel.send(**payload.send_kwargs())
             self._unblocked(table)
             table.messages.lobby = message.id
-            await self.service.save_messages(table)
+            await self.hands.save_messages(table)
         except discord.HTTPException as exc:
             self._refused(table, "lobby", exc)
 
@@ -538,7 +542,7 @@ class DiscordNotifier(TableNotesMixin):
         table.messages.public = message.id
         table.messages.public_hand = game.hand_number
         self._state(table).last_write = self._now()
-        await self.service.save_messages(table)
+        await self.hands.save_messages(table)
         self.hands.refresh(table)  # the DM hands link to the new message
         if old is not None and old != message.id:
             await self._edit_quietly(table.channel_id, old, render.moved_payload(table, lang))
@@ -585,7 +589,7 @@ class DiscordNotifier(TableNotesMixin):
             table.messages.public, table.messages.public_hand = written, number
         elif table.messages.public_hand == number:
             table.messages.public = None
-        await self.service.save_messages(table)
+        await self.hands.save_messages(table)
 
     # ------------------------------------------------------------------ channel alerts for closed DMs
 
