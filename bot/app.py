@@ -25,6 +25,7 @@ from bot.competitions.tournaments import TournamentService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.store import Store
+from bot.store.messages import TableMessages
 from bot.tables import TableService
 from bot.tables.timers import Clock
 from bot.tables.workers import ProcessOffload
@@ -195,7 +196,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
                                         rate=self.request_rate if self._request_shedding else None,
-                                        picture_workers=self.picture_workers, faces=self.faces)
+                                        picture_workers=self.picture_workers, faces=self.faces,
+                                        messages=TableMessages(self.store.db))
         self.tables.set_notifier(self.notifier)
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)

@@ -78,6 +78,12 @@ def _load_migration(path: Path) -> Any:
     return module
 
 
+_TABLE_ROWS = ("SELECT tables.*, table_messages.messages AS messages FROM tables"
+               " LEFT JOIN table_messages ON table_messages.table_id = tables.id")
+"""The start of a query of `TableRow`: a table's columns with the presenter's message ids
+(`bot.store.messages`)."""
+
+
 @dataclass
 class TableRow:
     """One row of ``tables`` with its JSON columns decoded."""
@@ -93,6 +99,8 @@ class TableRow:
     seats: list[Any]
     game: dict[str, Any] | None
     messages: dict[str, Any]
+    """The presenter's message ids (``table_messages``, written by `bot.store.messages.TableMessages`
+    alone; ``{}`` when none were kept), read with the row."""
     meta: dict[str, Any]
     timers: dict[str, Any] = field(default_factory=dict)
     casual: bool = False
@@ -325,10 +333,6 @@ class Store:
             self.saves.seen(table_id, int(value), epoch)  # known from the notices from now on
         return int(value)
 
-    async def save_messages(self, table_id: int, messages: dict[str, Any]) -> None:
-        """Record the Discord message ids of a table (lobby, public message, DMs)."""
-        await self.db.execute("UPDATE tables SET messages = ? WHERE id = ?", json.dumps(messages), table_id)
-
     async def save_rematch_check(self, table_id: int, state: dict[str, Any] | None) -> None:
         """Keep the open rematch ready check of a finished table (``state``, JSON-able), or forget it (None:
         the check ended)."""
@@ -349,7 +353,7 @@ class Store:
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], host_id=row["host_id"],
             players=row["players"], preset=row["preset"], status=row["status"], seed=row["seed"],
             seats=json.loads(row["seats"]), game=json.loads(row["game"]) if row["game"] else None,
-            messages=json.loads(row["messages"]), meta=json.loads(row["meta"]),
+            messages=json.loads(row["messages"]) if row["messages"] else {}, meta=json.loads(row["meta"]),
             timers=json.loads(row["timers"]), casual=bool(row["casual"]), version=int(row["version"]),
         )
 
@@ -368,12 +372,12 @@ class Store:
 
     async def load_table(self, table_id: int) -> TableRow | None:
         """One table by id (with its plays, see `TableRow.plays`), or None."""
-        row = await self.db.fetchrow("SELECT * FROM tables WHERE id = ?", table_id)
+        row = await self.db.fetchrow(f"{_TABLE_ROWS} WHERE tables.id = ?", table_id)
         return (await self._with_plays([self._row(row)]))[0] if row else None
 
     async def load_open_tables(self) -> list[TableRow]:
         """Every table in the lobby or in play, oldest first, with their plays (restored after a restart)."""
-        rows = await self.db.fetch("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+        rows = await self.db.fetch(f"{_TABLE_ROWS} WHERE status IN ('lobby', 'playing') ORDER BY tables.id")
         return await self._with_plays([self._row(r) for r in rows])
 
     async def load_finished_tables(self, since_days: float) -> list[TableRow]:
@@ -381,7 +385,7 @@ class Store:
         catch-up after a restart)."""
         since = (datetime.now(UTC) - timedelta(days=float(since_days))).strftime("%Y-%m-%dT%H:%M:%SZ")
         rows = await self.db.fetch(
-            "SELECT * FROM tables WHERE status = 'finished' AND updated_at >= ? ORDER BY id", since)
+            f"{_TABLE_ROWS} WHERE status = 'finished' AND updated_at >= ? ORDER BY tables.id", since)
         return await self._with_plays([self._row(r) for r in rows])
 
     async def plays(self, table_id: int) -> list[tuple[int, str, str]]:

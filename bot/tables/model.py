@@ -75,7 +75,11 @@ class Seat:
 
 @dataclass
 class Messages:
-    """Discord message ids the presenter keeps for a table (persisted with it).
+    """Discord message ids the presenter keeps for a table: its in-memory copy on `Table.messages`.
+
+    The presenter alone changes and persists them, in its own store (``table_messages``,
+    `bot.store.messages.TableMessages`); the service never saves them, and reads them only with a
+    table's stored row (a restart, or a reload after another process's change).
 
     Attributes:
         lobby: the lobby message id.

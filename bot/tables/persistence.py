@@ -107,10 +107,6 @@ class TableWriter:
         log.debug("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
         return events
 
-    async def save_messages(self, table: Table) -> None:
-        """Persist the presenter's message ids for a table."""
-        await self._store.save_messages(table.id, table.messages.to_dict())
-
     @staticmethod
     @contextlib.asynccontextmanager
     async def unchanged_on_error(table: Table) -> AsyncIterator[None]:

@@ -486,10 +486,6 @@ class TableService:
         """Reload ``table`` if another process saved it since (`TableLocks.catch_up`)."""
         await self.locks.catch_up(table)
 
-    async def save_messages(self, table: Table) -> None:
-        """Persist the presenter's message ids for a table."""
-        await self.writer.save_messages(table)
-
     # ------------------------------------------------------------------ playing
 
     async def play(self, table_id: int, *, user_id: int, nonce: int, card: str,

@@ -34,7 +34,9 @@ from .model import Table
 from .notices import Notices
 from .persistence import table_of_row
 
-# The state a reload copies from the stored row into the table object other parts of the bot hold.
+# The state a reload copies from the stored row into the table object other parts of the bot hold
+# ("messages": the presenter's message ids, which the store reads with the row from the presenter's own
+# table, `bot.store.messages`, as a presenter of any process last wrote them).
 _STATE = ("host_id", "status", "seed", "seats", "game", "messages", "options", "seat_history", "timers", "casual",
           "version")
 

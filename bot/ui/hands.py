@@ -32,6 +32,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.store.messages import TableMessages
 from bot.tables import FINISHED, PLAYING, Table, TableBusyError, TableService
 
 from . import answer, delivery, records, render
@@ -93,20 +94,23 @@ class HandPresenter:
     """Delivers every person's hand by DM (one background pump per seat).
 
     Args:
-        client: the bot. service: the table service (clock, languages, message ids).
+        client: the bot. service: the table service (clock, languages).
         budget: the shared per-channel `WriteBudget`.
         edit_interval: seconds between two writes to one DM hand.
         clock, sleep: monotonic seconds and how to wait (default `time.monotonic` and `asyncio.sleep`).
         faces: how the hands write their cards (`bot.ui.faces.CardFaces`; default text labels).
+        messages: where the DM hands' message ids (``Table.messages``) are kept (the presenter's store);
+            None: in memory only (unit tests).
     """
 
     def __init__(self, client: discord.Client, service: TableService, budget: WriteBudget, *,
                  edit_interval: float = 1.0, clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None,
-                 faces: CardFaces = CardFaces.TEXT) -> None:
+                 faces: CardFaces = CardFaces.TEXT, messages: TableMessages | None = None) -> None:
         self.client = client
         self.faces = faces
         self.service = service
+        self.messages = messages
         self.budget = budget
         self.edit_interval = edit_interval
         self._clock = clock
@@ -131,6 +135,11 @@ class HandPresenter:
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
+
+    async def save_messages(self, table: Table) -> None:
+        """Keep ``table.messages`` in the presenter's store (`bot.store.messages`), when it has one."""
+        if self.messages is not None:
+            await self.messages.save(table.id, table.messages.to_dict())
 
     # ------------------------------------------------------------------ state
 
@@ -445,7 +454,7 @@ class HandPresenter:
         table.messages.dms[str(seat)] = {"channel": channel_id, "message": message_id,
                                          "hand": game.hand_number if game else 0,
                                          "at": self.service.clock.now()}  # type: ignore[dict-item]  # a float time
-        await self.service.save_messages(table)
+        await self.save_messages(table)
 
     async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
         """The turn alert through the click's token: the hand as a follow-up (a new DM message, which
@@ -520,7 +529,7 @@ class HandPresenter:
         hand"."""
         if seat not in table.messages.dm_closed:
             table.messages.dm_closed.append(seat)
-            await self.service.save_messages(table)
+            await self.save_messages(table)
 
     async def welcome(self, table: Table, user: discord.abc.User, lang: str) -> bool:
         """DM a player who just sat down. Returns False only when their DMs are closed (403, 50007)."""
@@ -533,7 +542,7 @@ class HandPresenter:
             await dm.send(text)
             if seat is not None and seat in table.messages.dm_closed:
                 table.messages.dm_closed.remove(seat)
-                await self.service.save_messages(table)
+                await self.save_messages(table)
             return True
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
@@ -553,7 +562,7 @@ class HandPresenter:
             self._dirty.discard((table.id, seat))
         if record is None:
             return
-        await self.service.save_messages(table)
+        await self.save_messages(table)
         await self._edit_quietly(int(record["channel"]), int(record["message"]),
                                  render.Payload(content=t("dm.left_ended" if ended else "dm.left", locale,
                                                           table=table.id)))

@@ -41,6 +41,7 @@ import discord
 
 from bot.engine import Event, EventKind
 from bot.i18n import t
+from bot.store.messages import TableMessages
 from bot.tables import LOBBY, PLAYING, Table, TableBusyError, TableService
 from bot.tables.workers import OffloadClosedError
 
@@ -116,7 +117,7 @@ class DiscordNotifier(TableNotesMixin):
 
     Args:
         client: the bot.
-        service: the table service (for languages and to persist message ids).
+        service: the table service (languages, the clock, whether this process is behind).
         edit_interval: seconds between two edits of one table's public message (and of one DM hand).
         clock: monotonic clock (default `time.monotonic`; SimCord drives it in tests).
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
@@ -127,13 +128,17 @@ class DiscordNotifier(TableNotesMixin):
             latest state, so a later one replaces it) wait up to `MAX_SHED` seconds (default: never busy).
         faces: how the table message and the hands write their cards (`bot.ui.faces.CardFaces`; default
             text labels).
+        messages: the presenter's store of message ids (`bot.store.messages.TableMessages`): every change
+            of ``Table.messages`` (the presenter's in-memory copy) is written there; None: kept in memory
+            only (unit tests).
     """
 
     def __init__(self, client: discord.Client, service: TableService, *, edit_interval: float = 1.0,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None, budget: WriteBudget | None = None,
                  pictures: bool = True, rate: RequestRate | None = None,
-                 picture_workers: PictureWorkers | None = None, faces: CardFaces = CardFaces.TEXT) -> None:
+                 picture_workers: PictureWorkers | None = None, faces: CardFaces = CardFaces.TEXT,
+                 messages: TableMessages | None = None) -> None:
         self.client = client
         self.service = service
         self.edit_interval = edit_interval
@@ -144,7 +149,7 @@ class DiscordNotifier(TableNotesMixin):
         self.picture_workers = picture_workers
         self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
-                                   sleep=sleep, faces=faces)
+                                   sleep=sleep, faces=faces, messages=messages)
         self.hands.on_dm_closed = self.mark_dm_closed
         self.faces = faces
         self._public: dict[int, _Public] = {}
@@ -196,7 +201,7 @@ class DiscordNotifier(TableNotesMixin):
             message = await channel.send(**payload.send_kwargs())
             self._unblocked(table)
             table.messages.lobby = message.id
-            await self.service.save_messages(table)
+            await self.hands.save_messages(table)
         except discord.HTTPException as exc:
             self._refused(table, "lobby", exc)
 
@@ -542,7 +547,7 @@ class DiscordNotifier(TableNotesMixin):
         table.messages.public = message.id
         table.messages.public_hand = game.hand_number
         self._state(table).last_write = self._now()
-        await self.service.save_messages(table)
+        await self.hands.save_messages(table)
         self.hands.refresh(table)  # the DM hands link to the new message
         if old is not None and old != message.id:
             await self._edit_quietly(table.channel_id, old, render.moved_payload(table, lang))
@@ -589,7 +594,7 @@ class DiscordNotifier(TableNotesMixin):
             table.messages.public, table.messages.public_hand = written, number
         elif table.messages.public_hand == number:
             table.messages.public = None
-        await self.service.save_messages(table)
+        await self.hands.save_messages(table)
 
     # ------------------------------------------------------------------ channel alerts for closed DMs
 

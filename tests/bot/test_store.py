@@ -182,3 +182,48 @@ async def test_a_clock_save_and_a_play_save_at_once_both_commit(database_url):
     row = await store.load_table(tid)
     assert len(row.plays) == 20 and row.version == 40
     await store.close()
+
+
+async def test_migration_15_moves_the_message_ids_to_the_presenters_table(blank_database_url):
+    """The message ids a table kept in ``tables.messages`` are in ``table_messages`` after migration 15,
+    and load with the table's row; a table without ids loads with none."""
+    import json
+
+    database_url = blank_database_url
+    store = await Store.open(database_url, schema=14)
+    kwargs = dict(guild_id=1, host_id=3, players=2, preset="quito", seats=[None, None], meta={})
+    kept = await store.create_table(channel_id=2, **kwargs)
+    bare = await store.create_table(channel_id=3, **kwargs)
+    ids = {"lobby": 2**62 + 1, "public": 2**62 + 2, "public_hand": 3, "dm_closed": [1],
+           "dms": {"0": {"channel": 2**62 + 3, "message": 2**62 + 4, "hand": 3}}}
+    await store.db.execute("UPDATE tables SET messages = ? WHERE id = ?", json.dumps(ids), kept)
+    await store.close()
+
+    store = await Store.open(database_url)
+    assert (await store.load_table(kept)).messages == ids
+    assert (await store.load_table(bare)).messages == {}
+    assert [r.messages for r in await store.load_open_tables()] == [ids, {}]
+    await store.close()
+
+
+async def test_the_presenters_message_ids_are_kept_apart_from_the_tables_saves(database_url):
+    """`TableMessages` replaces a table's ids, which the table's row reads back; a save of the table
+    neither changes them nor is changed by them (its version moves only with its own saves); a table that
+    is not stored keeps nothing."""
+    from bot.store.messages import TableMessages
+
+    store = await Store.open(database_url)
+    messages = TableMessages(store.db)
+    tid = await store.create_table(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito",
+                                   seats=[None, None], meta={})
+    assert await messages.load(tid) == {}
+    await messages.save(tid, {"lobby": 2**62 + 1})
+    await messages.save(tid, {"lobby": 2**62 + 1, "public": 5, "public_hand": 1})
+    assert await messages.load(tid) == {"lobby": 2**62 + 1, "public": 5, "public_hand": 1}
+    await store.save_table(table_id=tid, host_id=3, status="playing", seed="s", seats=[None, None],
+                           game={"version": 2}, play=(0, 0, "7o", ""))
+    row = await store.load_table(tid)
+    assert row.messages == {"lobby": 2**62 + 1, "public": 5, "public_hand": 1} and row.version == 1
+    await messages.save(tid + 1, {"lobby": 7})
+    assert await messages.load(tid + 1) == {}
+    await store.close()
