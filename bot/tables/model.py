@@ -102,8 +102,8 @@ class Messages:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Messages:
         """Inverse of `to_dict`."""
-        return cls(data.get("lobby"), data.get("public"), data.get("public_hand", 0),
-                   dict(data.get("dms") or {}), list(data.get("dm_closed") or []))
+        return cls(lobby=data.get("lobby"), public=data.get("public"), public_hand=data.get("public_hand", 0),
+                   dms=dict(data.get("dms") or {}), dm_closed=list(data.get("dm_closed") or []))
 
 
 @dataclass
@@ -138,9 +138,11 @@ class Timers:
     def from_dict(cls, data: dict[str, Any] | None) -> Timers:
         """Inverse of `to_dict` (missing keys take their defaults)."""
         data = data or {}
-        return cls(int(data.get("turn_timer", 90)), data.get("deadline"), int(data.get("nonce", -1)),
-                   int(data.get("seat", -1)), bool(data.get("reminded", False)),
-                   {str(k): int(v) for k, v in (data.get("strikes") or {}).items()}, data.get("lobby_deadline"))
+        return cls(turn_timer=int(data.get("turn_timer", 90)), deadline=data.get("deadline"),
+                   nonce=int(data.get("nonce", -1)), seat=int(data.get("seat", -1)),
+                   reminded=bool(data.get("reminded", False)),
+                   strikes={str(k): int(v) for k, v in (data.get("strikes") or {}).items()},
+                   lobby_deadline=data.get("lobby_deadline"))
 
 
 @dataclass(frozen=True)
