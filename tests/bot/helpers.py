@@ -141,21 +141,31 @@ def hidden_cards(table: Table) -> set[Card]:
 
 async def double_click(env: Any, user: Any, message: Any, custom_id: str) -> list[Any]:
     """Two clicks on the same button that reach the bot together (a double click): both
-    INTERACTION_CREATE events are emitted before the bot runs. Built from SimCord's own click path
+    INTERACTION_CREATE events are emitted before the bot runs (`clicks_together`)."""
+    from simcord import actors
+    from simcord.enums import ComponentType
+
+    stored = actors._visible_message(user, message)
+    actors._find_component(stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None)
+    return await clicks_together(env, [(user, message, custom_id)] * 2)
+
+
+async def clicks_together(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[Any]:
+    """Several button clicks ``(user, message, custom_id)`` whose INTERACTION_CREATE events all reach the bot
+    before it runs (a double click, a race for the last seat). Built from SimCord's own click path
     (`simcord.actors._component_click`), which dispatches one event and settles."""
     from simcord import actors
     from simcord.backend import serializers
     from simcord.enums import ComponentType, InteractionType
     from simcord.results import InteractionResult
 
-    env._begin_operation("double_click")
+    env._begin_operation("clicks_together")
     try:
-        stored = actors._visible_message(user, message)
-        actors._find_component(stored.components, types=(ComponentType.BUTTON,), custom_id=custom_id, label=None)
         backend = env.backend
-        guild = getattr(user, "guild", None)
         records = []
-        for _ in range(2):
+        for user, message, custom_id in clicks:
+            stored = actors._visible_message(user, message)
+            guild = getattr(user, "guild", None)
             record, payload = actors._interactions.base_payload(
                 backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
                 guild_id=guild.id if guild is not None else None, user_id=user.id,

@@ -16,7 +16,16 @@ import pytest
 
 from bot.i18n import t
 
-from .helpers import click_raw, custom_ids, double_click, latest_hand, pick_play, play_through_ui, table_of
+from .helpers import (
+    click_raw,
+    clicks_together,
+    custom_ids,
+    double_click,
+    latest_hand,
+    pick_play,
+    play_through_ui,
+    table_of,
+)
 
 HUGE = 2**64 + 7  # past SQLite's 64-bit integers; Discord's custom_id is any string of up to 100 characters
 ENGLISH = ("Something went wrong", "You ", "This button", "There is", "It's not", " the ", "your ")
@@ -410,41 +419,11 @@ async def test_rematch_and_vote_buttons_on_a_lobby(world, two):
 # ---------------------------------------------------------------------------- more
 
 
-async def two_users_click_together(env: Any, users: list[Any], message: Any, custom_id: str) -> list[Any]:
-    """Like helpers.double_click, but each click from a different user (a race for the last seat)."""
-    from simcord import actors
-    from simcord.backend import serializers
-    from simcord.enums import ComponentType, InteractionType
-    from simcord.results import InteractionResult
-
-    env._begin_operation("race")
-    try:
-        stored = actors._visible_message(users[0], message)
-        backend = env.backend
-        records = []
-        for user in users:
-            guild = getattr(user, "guild", None)
-            record, payload = actors._interactions.base_payload(
-                backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-                guild_id=guild.id if guild is not None else None, user_id=user.id,
-                data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-            )
-            payload["message"] = dict(serializers.message_payload(backend, stored))
-            record.source_message_id = stored.id
-            env._notify_dispatch_observers(record)
-            backend.emit("INTERACTION_CREATE", payload)
-            records.append(record)
-        await env._settle_internal(dispatch="INTERACTION_CREATE")
-        return [InteractionResult(env, r) for r in records]
-    finally:
-        env._end_operation()
-
-
 async def test_race_for_the_last_seat_of_a_1v1(world, two):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     lobby = next(m for m in world.channel.history() if "c4:l:2:a" in custom_ids(m))
     since = len(world.env.http_requests)
-    results = await two_users_click_together(world.env, [world.beto, world.caro], lobby, "c4:l:2:a")
+    results = await clicks_together(world.env, [(u, lobby, "c4:l:2:a") for u in [world.beto, world.caro]])
     await world.env.settle()
     table = table_of(world, 2)
     seated = {s.user_id for s in table.seats if s is not None}
@@ -755,36 +734,6 @@ async def test_member_options_naming_someone_not_in_the_server(world, two, comma
     mark = two.mark()
     result = await world.eva.slash(world.channel, command, **options)
     two.check(result, mark, other=two.b, lang="en")
-
-
-async def clicks_together(env: Any, clicks: list[tuple[Any, Any, str]]) -> list[Any]:
-    """Several clicks (user, message, custom_id) whose INTERACTION_CREATE events reach the bot together."""
-    from simcord import actors
-    from simcord.backend import serializers
-    from simcord.enums import ComponentType, InteractionType
-    from simcord.results import InteractionResult
-
-    env._begin_operation("together")
-    try:
-        backend = env.backend
-        records = []
-        for user, message, custom_id in clicks:
-            stored = actors._visible_message(user, message)
-            guild = getattr(user, "guild", None)
-            record, payload = actors._interactions.base_payload(
-                backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-                guild_id=guild.id if guild is not None else None, user_id=user.id,
-                data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-            )
-            payload["message"] = dict(serializers.message_payload(backend, stored))
-            record.source_message_id = stored.id
-            env._notify_dispatch_observers(record)
-            backend.emit("INTERACTION_CREATE", payload)
-            records.append(record)
-        await env._settle_internal(dispatch="INTERACTION_CREATE")
-        return [InteractionResult(env, r) for r in records]
-    finally:
-        env._end_operation()
 
 
 async def test_one_person_joins_lobbies_in_both_servers_at_once(world, two):
