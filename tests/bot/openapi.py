@@ -2,7 +2,10 @@
 
 Each request recorded by SimCord (``env.http_requests``: method, path, json) is mapped to its operation
 in Discord's OpenAPI document (``../shared/discord-api-spec/openapi.json``, or the copy vendored beside
-this module when the repository is cloned on its own) and its JSON body validated with jsonschema.
+this module when the repository is cloned on its own) and its JSON body validated with jsonschema-rs (JSON
+Schema 2020-12, formats not asserted, as the reference ``jsonschema`` does by default). It is about 250 times
+faster than ``jsonschema`` on these bodies (3 µs against 0.76 ms for a message), which was half of every
+SimCord test's teardown; ``tests/bot/test_openapi.py`` checks that both give the same verdicts.
 """
 
 from __future__ import annotations
@@ -12,10 +15,9 @@ import re
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+import jsonschema_rs
 
 SHARED_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 VENDORED_SPEC = Path(__file__).resolve().parent / "discord_api_spec" / "openapi.json"
@@ -46,12 +48,19 @@ def _escape(segment: str) -> str:
 
 
 @cache
-def _registry() -> Registry:
-    return Registry().with_resource(_URI, Resource.from_contents(_spec(), default_specification=DRAFT202012))
+def _registry() -> jsonschema_rs.Registry:
+    return jsonschema_rs.Registry([(_URI, _spec())])
+
+
+def schema_pointer(template: str, method: str) -> str:
+    """The JSON pointer of an operation's JSON request body schema in the document (braces %-encoded, as a
+    URI fragment needs)."""
+    return (f"/paths/{quote(_escape(template), safe='~')}/{method.lower()}"
+            "/requestBody/content/application~1json/schema")
 
 
 @cache
-def _validator(template: str, method: str) -> Draft202012Validator | None:
+def _validator(template: str, method: str) -> jsonschema_rs.Draft202012Validator | None:
     operation = _spec()["paths"][template].get(method.lower())
     if operation is None:
         raise AssertionError(f"{method} {template} is not an operation of the Discord API")
@@ -60,8 +69,8 @@ def _validator(template: str, method: str) -> Draft202012Validator | None:
         return None
     if body["content"].get("application/json", {}).get("schema") is None:
         return None
-    pointer = f"/paths/{_escape(template)}/{method.lower()}/requestBody/content/application~1json/schema"
-    return Draft202012Validator({"$ref": f"{_URI}#{pointer}"}, registry=_registry())
+    return jsonschema_rs.Draft202012Validator({"$ref": f"{_URI}#{schema_pointer(template, method)}"},
+                                              registry=_registry(), validate_formats=False)
 
 
 def route_of(path: str) -> str:
@@ -85,7 +94,8 @@ def request_errors(method: str, path: str, body: Any) -> list[str]:
     validator = _validator(template, method)
     if validator is None or body is None:
         return []
-    return [f"{method} {template}: {e.json_path}: {e.message[:300]}" for e in validator.iter_errors(body)]
+    return [f"{method} {template}: $.{'.'.join(map(str, e.instance_path))}: {e.message[:300]}"
+            for e in validator.iter_errors(body)]
 
 
 def invalid_requests(requests: list[Any]) -> list[str]:
