@@ -2,7 +2,10 @@
 
 Limits (Discord API): content 2000; embed title 256, description 4096, field name 256, field value 1024,
 25 fields, footer 2048, total 6000; 5 action rows of 5 buttons; button label 80; custom_id 100; select
-options 25, option label/value/description 100, placeholder 150.
+options 25, option label/value/description 100, placeholder 150. A Components V2 layout (a message with the
+``IS_COMPONENTS_V2`` flag: no content, no embeds): at most 40 components in all (nested ones counted),
+4000 characters of text displays in all, a media gallery of 1 to 10 items, an alt text (``description``)
+of at most 1024 characters, a section of 1 to 3 text displays.
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ CUSTOM_ID = 100
 SELECT_OPTIONS = 25
 OPTION_TEXT = 100
 PLACEHOLDER = 150
+LAYOUT_COMPONENTS = 40
+LAYOUT_TEXT = 4000
+GALLERY_ITEMS = 10
+ALT_TEXT = 1024
+SECTION_TEXTS = 3
 
 
 class PayloadLimitError(ValueError):
@@ -41,12 +49,18 @@ def clip(text: str, limit: int) -> str:
 
 
 def check_message(content: str | None = None, embed: discord.Embed | None = None,
-                  view: discord.ui.View | Components | None = None) -> None:
-    """Check a message against Discord's limits.
+                  view: discord.ui.View | discord.ui.LayoutView | Components | None = None) -> None:
+    """Check a message against Discord's limits (a `discord.ui.LayoutView` is a Components V2 message:
+    nothing beside it).
 
     Raises:
         PayloadLimitError: naming the first limit broken.
     """
+    if isinstance(view, discord.ui.LayoutView):
+        if content is not None or embed is not None:
+            raise PayloadLimitError("a Components V2 message has no content or embed")
+        check_layout(view.to_components())
+        return
     if content is not None and len(content) > CONTENT:
         raise PayloadLimitError(f"content has {len(content)} characters (max {CONTENT})")
     if embed is not None:
@@ -69,6 +83,52 @@ def _check_embed(embed: discord.Embed) -> None:
         raise PayloadLimitError("embed footer too long")
     if len(embed) > EMBED_TOTAL:
         raise PayloadLimitError(f"embed has {len(embed)} characters (max {EMBED_TOTAL})")
+
+
+def check_layout(components: list[dict]) -> None:
+    """Check a Components V2 layout (Discord's JSON) against the limits in the module docstring; its action
+    rows as `check_message` checks classic ones.
+
+    Raises:
+        PayloadLimitError: naming the first limit broken.
+    """
+    count = 0
+    text = 0
+    rows: list[dict] = []
+    stack = list(components)
+    while stack:
+        component = stack.pop()
+        count += 1
+        kind = component.get("type")
+        if kind == 1:
+            rows.append(component)
+            count += len(component.get("components", []))
+            continue
+        if kind == 10:
+            text += len(component.get("content") or "")
+        elif kind == 12:
+            items = component.get("items") or []
+            if not 1 <= len(items) <= GALLERY_ITEMS:
+                raise PayloadLimitError(f"a media gallery of {len(items)} items (1 to {GALLERY_ITEMS})")
+            for item in items:
+                if len(item.get("description") or "") > ALT_TEXT:
+                    raise PayloadLimitError("alt text too long")
+        elif kind == 11 and len(component.get("description") or "") > ALT_TEXT:
+            raise PayloadLimitError("alt text too long")
+        elif kind == 9:
+            if not 1 <= len(component.get("components") or []) <= SECTION_TEXTS:
+                raise PayloadLimitError("a section holds 1 to 3 text displays")
+            accessory = component.get("accessory")
+            if accessory is not None:
+                stack.append(accessory)
+        if kind != 12:  # a gallery's children are its items, checked above
+            stack.extend(component.get("components") or [])
+    if count > LAYOUT_COMPONENTS:
+        raise PayloadLimitError(f"{count} components (max {LAYOUT_COMPONENTS})")
+    if text > LAYOUT_TEXT:
+        raise PayloadLimitError(f"{text} characters of text displays (max {LAYOUT_TEXT})")
+    for row in rows:
+        _check_components([row])
 
 
 def _check_components(rows: list[dict]) -> None:

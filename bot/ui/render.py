@@ -73,15 +73,28 @@ class _File(discord.File):
 
 @dataclass
 class Payload:
-    """A message to send or edit: content, an embed, a view and files (any may be empty).
+    """A message to send or edit: content, an embed, a view and files (any may be empty); or, when ``view``
+    is a `discord.ui.LayoutView`, a Components V2 message: the layout and its files, no content or embed
+    (`layout`).
 
     ``files`` are ``(filename, bytes)`` pairs; an edit replaces the message's attachments with them (none:
-    the old picture is removed)."""
+    the old picture is removed). A message keeps the kind it was sent as: an embed message is edited with
+    an embed payload, a V2 one with a layout (Discord keeps the V2 flag once set, and a V2 message takes
+    no content or embed).
+
+    Raises:
+        PayloadLimitError: the message breaks one of Discord's limits (`bot.ui.limits`).
+    """
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | components.Components | None = None
+    view: discord.ui.View | discord.ui.LayoutView | components.Components | None = None
     files: list[tuple[str, bytes]] = field(default_factory=list)
+
+    @property
+    def layout(self) -> bool:
+        """Whether this is a Components V2 message (its view a `discord.ui.LayoutView`)."""
+        return isinstance(self.view, discord.ui.LayoutView)
 
     def __post_init__(self) -> None:
         limits.check_message(self.content, self.embed, self.view)
@@ -104,7 +117,10 @@ class Payload:
 
     def edit_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``edit``/``edit_message``: replaces content, embeds, components and
-        attachments."""
+        attachments (a layout: its components and attachments; content and embeds are not sent)."""
+        if self.layout:
+            return {"view": self.view, "attachments": self._files(),
+                    "allowed_mentions": discord.AllowedMentions.none()}
         return {
             "content": self.content,
             "embeds": [self.embed] if self.embed is not None else [],
