@@ -22,7 +22,7 @@ import pytest
 from bot.app import CuarentaBot
 from bot.config import Settings
 
-from .openapi import invalid_requests
+from .openapi import invalid_requests, refused_by_discord
 
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:c4_)?(?:[A2-7JQK][SHDC]|W[12])(?![A-Za-z0-9])|[A2-7JQK][♠♥♦♣]|🃏[12]")
 """A card in a log line: its code (``7D``, the jokers ``W1``/``W2``), its emoji's name (``c4_7D``, as in
@@ -113,6 +113,8 @@ async def env(simcord_env, caplog):
     yield simcord_env
     problems = invalid_requests(simcord_env.http_requests)
     assert problems == [], "request bodies invalid against openapi.json:\n" + "\n".join(problems[:20])
+    refused = refused_by_discord(simcord_env.http_requests)
+    assert refused == [], "requests Discord refuses:\n" + "\n".join(refused[:20])
     formatter = logging.Formatter()  # the whole record as a handler writes it: message and traceback
     leaks = [text for r in caplog.records if r.name.startswith(("bot", "cogs"))
              for text in [formatter.format(r)] if CARD_IN_TEXT.search(text)]

@@ -104,3 +104,33 @@ def invalid_requests(requests: list[Any]) -> list[str]:
     for request in requests:
         problems.extend(request_errors(request.method, request.path, request.json))
     return problems
+
+
+_TOKEN_EDIT = re.compile(r"^(?:/api/v10)?/webhooks/[^/]+/[^/]+/messages/[^/?]+")
+
+
+def _galleries_of_uploads(components: Any) -> bool:
+    """Whether a component tree holds a media gallery that shows an uploaded file (``attachment://``)."""
+    stack = list(components or [])
+    while stack:
+        component = stack.pop()
+        if not isinstance(component, dict):
+            continue
+        if component.get("type") == 12 and any(
+                str(item.get("media", {}).get("url", "")).startswith("attachment://")
+                for item in component.get("items") or []):
+            return True
+        stack.extend(component.get("components") or [])
+    return False
+
+
+def refused_by_discord(requests: list[Any]) -> list[str]:
+    """Requests valid against the schema that Discord still refuses: an edit through an interaction's token
+    (``PATCH /webhooks/{application_id}/{token}/messages/…``) that puts a media gallery of an uploaded file
+    in the message fails with 400 (discord-api-docs#7529, open); such an edit goes with the bot's token, or
+    as the interaction's own response, instead."""
+    return [f"{r.method} {r.path.split('?', 1)[0]}: a media gallery of an upload edited through a token "
+            "(discord-api-docs#7529)"
+            for r in requests
+            if r.method == "PATCH" and _TOKEN_EDIT.match(r.path) and isinstance(r.json, dict)
+            and _galleries_of_uploads(r.json.get("components"))]

@@ -14,7 +14,7 @@ from referencing.jsonschema import DRAFT202012
 
 from . import openapi
 from .helpers import member_of, pick_play, play_through_ui, start_1v1
-from .openapi import SHARED_SPEC, VENDORED_SPEC, request_errors, route_of
+from .openapi import SHARED_SPEC, VENDORED_SPEC, refused_by_discord, request_errors, route_of
 
 
 def test_vendored_openapi_copy_matches_the_shared_document():
@@ -84,3 +84,20 @@ async def test_the_fast_validator_agrees_with_jsonschema_on_every_body_of_a_mesa
             for bad in _broken(request.json):
                 assert _verdicts(request.method, request.path, bad) == (False, False), (request.path, bad)
     assert checked > 10
+
+
+class _Request:
+    def __init__(self, method: str, path: str, json: object) -> None:
+        self.method, self.path, self.json = method, path, json
+
+
+def test_a_gallery_of_an_upload_edited_through_an_interaction_token_is_caught():
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://mesa.png"}, "description": "Mesa"}]}
+    body = {"components": [{"type": 17, "components": [{"type": 10, "content": "x"}, gallery]}], "flags": 32768}
+    token_edit = "/webhooks/11/tok/messages/@original"
+    assert refused_by_discord([_Request("PATCH", token_edit, body)])
+    assert refused_by_discord([_Request("PATCH", "/webhooks/11/tok/messages/55", body)])
+    assert not refused_by_discord([_Request("PATCH", "/channels/1/messages/2", body)]), "the bot's token"
+    assert not refused_by_discord([_Request("POST", "/interactions/1/tok/callback", {"type": 7, "data": body})])
+    linked = {"components": [{"type": 12, "items": [{"media": {"url": "https://cdn.example/x.png"}}]}]}
+    assert not refused_by_discord([_Request("PATCH", token_edit, linked)]), "no upload in the gallery"
