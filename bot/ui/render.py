@@ -37,6 +37,7 @@ from .items import (
     TrailSelect,
     WhyButton,
 )
+from .picture.shapes import TEAM
 from .words import (
     at_blocking_score,
     by_rank,
@@ -285,6 +286,77 @@ def table_payload(table: Table, lang: str, *, faces: CardFaces = CardFaces.TEXT)
                           style=discord.ButtonStyle.secondary),
     ]]) if table.status == PLAYING else None
     return Payload(embed=embed, view=view)
+
+
+SIDE_COLOURS = tuple(discord.Colour.from_rgb(*rgb) for rgb in TEAM)
+"""The colour of each side (team A/seat 1's side, team B/seat 2's side), as the picture draws it."""
+
+
+def table_alt_text(table: Table, lang: str, *, faces: CardFaces = CardFaces.TEXT) -> str:
+    """The table in words, as the picture shows it (at most `limits.ALT_TEXT` characters): the title, the
+    table cards, each side's score and the seat order with the mano and the dealer. It is the picture's
+    alt text (screen readers, clients that load no images), and the text shown when there is no picture.
+    Public facts only."""
+    game = table.game
+    assert game is not None
+    title = t("table.title", lang, table=table.id, preset=rules_label(table, lang), chica=game.chica_number,
+              hand=game.hand_number)
+    on_table = faces.cards(game.table) if game.table else t("table.empty", lang)
+    lines = [title, f"{t('table.on_table', lang)}: {on_table}", side_line(table, 0, lang),
+             side_line(table, 1, lang), order_line(table, lang)]
+    return limits.clip("\n".join(lines), limits.ALT_TEXT)
+
+
+def table_layout(table: Table, lang: str, picture: bytes | None, *,
+                 faces: CardFaces = CardFaces.TEXT) -> Payload:
+    """The live table as a Components V2 message, made to fit one phone screen: one container, its accent
+    the colour of the side to play (`SIDE_COLOURS`), holding
+
+    - what the picture cannot say, as text: the last play called out, whose turn it is (a mention) and the
+      deadline, then the notes (DMs closed, away, unrated) in small text;
+    - the picture (PNG bytes, sent as the attachment `PICTURE_NAME`) in a media gallery, its alt text the
+      table in words (`table_alt_text`); with no picture (pictures off, or one that failed) that text is
+      shown instead;
+    - "Mi mano" and "¿Por qué?" while the mesa is in play.
+
+    Cards in the text are written with ``faces``.
+
+    Raises:
+        PayloadLimitError: a renderer bug (`bot.ui.limits`).
+    """
+    game = table.game
+    assert game is not None
+    lines: list[str] = []
+    recent = [r for r in recent_records(game.view(None).events, 1, len(game.plays))
+              if r.kind in ("play", "ronda", "doble_ronda")]
+    lines.append(sentence(table, recent[-1], lang, faces=faces) if recent else t("table.no_plays", lang))
+    if game.to_play is not None and table.status == PLAYING:
+        turn = t("table.turn", lang, who=seat_mention(table, game.to_play, lang))
+        deadline = _deadline(table)
+        lines.append(f"{turn} · ⏳ {when_text(deadline)}" if deadline else turn)
+    notes = [t("table.dm_closed", lang, name=seat_name(table, seat, lang)) for seat in table.messages.dm_closed
+             if seat < len(table.seats) and table.seats[seat] is not None]
+    notes.extend(_presence_lines(table, lang))
+    lines.extend(f"-# {note}" for note in notes)
+    side = game.to_play % 2 if game.to_play is not None else 0
+    alt = table_alt_text(table, lang, faces=faces)
+    container = discord.ui.Container(accent_colour=SIDE_COLOURS[side])
+    container.add_item(discord.ui.TextDisplay(limits.clip("\n".join(lines), limits.LAYOUT_TEXT // 2)))
+    files: list[tuple[str, bytes]] = []
+    if picture is not None:
+        container.add_item(discord.ui.MediaGallery(
+            discord.MediaGalleryItem(f"attachment://{PICTURE_NAME}", description=alt)))
+        files.append((PICTURE_NAME, picture))
+    else:
+        container.add_item(discord.ui.TextDisplay(alt))
+    if table.status == PLAYING:
+        container.add_item(discord.ui.ActionRow(
+            HandButton(table.id, label=t("btn.my_hand", lang)),
+            WhyButton(table.id, label=t("btn.why", lang))))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    view.stop()
+    return Payload(view=view, files=files)
 
 
 def with_picture(payload: Payload, picture: bytes) -> Payload:
