@@ -83,7 +83,9 @@ class Messages:
 
     Attributes:
         lobby: the lobby message id.
-        public: the current public table message id; public_hand: the hand it was posted for.
+        public: the current public table message id; public_hand: the hand it was posted for;
+            public_layout: whether it was sent as a Components V2 layout (a message keeps its kind: one
+            posted as an embed, before the layout, is edited as an embed).
         dms: per seat (as a string key): ``{"channel": id, "message": id, "hand": n}``.
         dm_closed: seats whose DMs failed (403, code 50007).
     """
@@ -91,18 +93,23 @@ class Messages:
     lobby: int | None = None
     public: int | None = None
     public_hand: int = 0
+    public_layout: bool = False
     dms: dict[str, dict[str, int]] = field(default_factory=dict)
     dm_closed: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
-        return {"lobby": self.lobby, "public": self.public, "public_hand": self.public_hand,
-                "dms": self.dms, "dm_closed": self.dm_closed}
+        data: dict[str, Any] = {"lobby": self.lobby, "public": self.public, "public_hand": self.public_hand,
+                                "dms": self.dms, "dm_closed": self.dm_closed}
+        if self.public_layout:
+            data["public_layout"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Messages:
         """Inverse of `to_dict`."""
         return cls(lobby=data.get("lobby"), public=data.get("public"), public_hand=data.get("public_hand", 0),
+                   public_layout=bool(data.get("public_layout", False)),
                    dms=dict(data.get("dms") or {}), dm_closed=list(data.get("dm_closed") or []))
 
 

@@ -340,7 +340,7 @@ def table_layout(table: Table, lang: str, picture: bytes | None, *,
     lines.extend(f"-# {note}" for note in notes)
     side = game.to_play % 2 if game.to_play is not None else 0
     alt = table_alt_text(table, lang, faces=faces)
-    container = discord.ui.Container(accent_colour=SIDE_COLOURS[side])
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=SIDE_COLOURS[side])
     container.add_item(discord.ui.TextDisplay(limits.clip("\n".join(lines), limits.LAYOUT_TEXT // 2)))
     files: list[tuple[str, bytes]] = []
     if picture is not None:
@@ -381,6 +381,30 @@ def _presence_lines(table: Table, lang: str) -> list[str]:
     if table.casual:
         lines.append(t("table.casual", lang))
     return lines
+
+
+def as_layout(payload: Payload) -> Payload:
+    """A text payload (content and/or an embed's title and description, no files) as a Components V2
+    layout, to edit a message that was sent as one (a V2 message takes no content or embed): one text
+    display, the same controls below it in action rows."""
+    parts = [payload.content or ""]
+    if payload.embed is not None:
+        parts += [f"**{payload.embed.title}**" if payload.embed.title else "", payload.embed.description or ""]
+    text = "\n".join(p for p in parts if p) or "·"
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(limits.clip(text, limits.LAYOUT_TEXT)))
+    rows: list[dict[str, Any]] = payload.view.to_components() if payload.view is not None else []
+    for row in rows:
+        items: list[discord.ui.Item[Any]] = []
+        for item in row["components"]:
+            if item["type"] == 2:
+                items.append(discord.ui.Button(label=item.get("label"), custom_id=item.get("custom_id"),
+                                               url=item.get("url"), style=discord.ButtonStyle(item["style"]),
+                                               disabled=item.get("disabled", False)))
+        if items:
+            view.add_item(discord.ui.ActionRow(*items))
+    view.stop()
+    return Payload(view=view)
 
 
 def moved_payload(table: Table, lang: str) -> Payload:

@@ -58,3 +58,15 @@ def test_layout_limits_alt_text_text_total_and_component_count():
     row = discord.ui.ActionRow(discord.ui.Button(label="x" * 81, custom_id="c4:x"))
     with pytest.raises(PayloadLimitError, match="label"):
         check_layout(_layout(row).to_components())
+
+
+def test_a_text_payload_as_a_layout_keeps_its_words_and_buttons():
+    from bot.ui.render import as_layout, make_view
+
+    embed = discord.Embed(title="Mesa #1", description="Se cerró.")
+    view = make_view([discord.ui.Button(label="Revancha", custom_id="c4:r:1")])
+    layout = as_layout(Payload(content="Hola", embed=embed, view=view))
+    text, row = layout.view.to_components()
+    assert text["type"] == 10 and text["content"] == "Hola\n**Mesa #1**\nSe cerró."
+    assert row["type"] == 1 and row["components"][0]["custom_id"] == "c4:r:1"
+    assert layout.layout and layout.content is None and layout.embed is None
