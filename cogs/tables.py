@@ -1,5 +1,6 @@
 """``/cuarenta …`` commands and the table components' callbacks. Thin: read the interaction, call the
-table service, answer (ephemeral errors in the user's language). No game logic, no SQL."""
+table service, answer (ephemeral errors in the user's language). No game logic, no SQL. The play
+controls of a hand (card, trail, capture menu) are `cogs.table_play.TablePlayMixin`, mixed into the cog."""
 
 from __future__ import annotations
 
@@ -11,23 +12,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Card
 from bot.i18n import t
-from bot.tables import LOBBY, PLAYING, Choice, Played, Table, TableError, TableService
+from bot.tables import LOBBY, PLAYING, Table, TableError, TableService
 from bot.tables.errors import (
     BadOptionError,
     ForeignObjectError,
     NotPlayingError,
-    NotYourTurnError,
     SeatError,
-    StaleError,
     WrongStateError,
 )
 from bot.tables.rematch import READY_TIMEOUT
 from bot.ui import answer, permissions, records, render, why
-from bot.ui.items import COMPUTER_LEVELS, TRAIL_VALUE
+from bot.ui.items import COMPUTER_LEVELS
 from bot.ui.notifier import DiscordNotifier
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard, say
+from cogs.table_play import TablePlayMixin
 
 if TYPE_CHECKING:
     from bot.app import CuarentaBot
@@ -49,7 +48,7 @@ def _team_index(value: str | None) -> int | None:
     return None if value is None else (0 if value == "A" else 1)
 
 
-class TablesCog(commands.Cog):
+class TablesCog(TablePlayMixin, commands.Cog):
     """The ``/cuarenta`` command group and the table buttons (lobby, hand, capture choice, rematch)."""
 
     cuarenta = app_commands.Group(
@@ -341,136 +340,6 @@ class TablesCog(commands.Cog):
 
         await self._guard(interaction, run)
 
-    async def _answer_play(self, interaction: discord.Interaction, table: Table, result: Played | Choice,
-                           lang: str, *, page: int = 0) -> None:
-        """Answer a click on a hand by editing that hand (DM or ephemeral) through the interaction: the
-        capture menu of an ambiguous card appears on the hand itself; after a play, the hand as it is now.
-        No channel write: a DM hand answered this way is marked shown for the presenter.
-
-        When Discord refuses that answer after a play (a 5xx, or 10062 when the answer came too late) the
-        play stands: the DM hand is written again by the presenter, and nothing tells the player an error
-        happened (there was none in the game). A refused capture menu raises (nothing was played)."""
-        seat = result.view.seat if isinstance(result, Choice) else result.seat
-        assert seat is not None and table.game is not None
-        choice = result if isinstance(result, Choice) else None
-        payload = render.hand_payload(table, seat, table.game.view(seat), lang, choice=choice, page=page,
-                                      final=records.mesa_result(table, lang) if table.status != PLAYING else None,
-                                      faces=self.bot.faces)
-        record = table.messages.dms.get(str(seat))
-        message_id = interaction.message.id if interaction.message else None
-        on_dm_hand = record is not None and record.get("message") == message_id
-        if on_dm_hand:
-            # before any await: the presenter must not write it too
-            self.notifier.hand_shown(table, seat, interaction, menu=choice is not None)
-        try:
-            await answer.show(interaction, payload)
-        except discord.HTTPException as exc:
-            if on_dm_hand:
-                self.notifier.hands.forget_shown(table, seat)
-            if choice is not None:
-                raise
-            log.warning("interaction %s: the play stands, its answer was refused (%s %s)", interaction.id,
-                        exc.status, exc.code)
-
-    async def _refuse_play(self, interaction: discord.Interaction, table: Table, error: TableError, nonce: int,
-                           lang: str, card: str = "") -> None:
-        """A refused click on a hand. When that hand was out of date (its turn nonce has passed), nothing
-        was played: a second click on the card the player just played (a double click) is acknowledged
-        silently; any other click gets, ephemerally, why it was not played and the hand as it is now, so
-        the player goes on from it."""
-        seat = table.seat_of(interaction.user.id)
-        game = table.game
-        if (nonce == table.nonce or not isinstance(error, (StaleError, NotYourTurnError)) or seat is None
-                or game is None or table.status != PLAYING):
-            await self._say(interaction, render.error_text(error, lang, table))
-            return
-        timed_out_card = table.timed_out.get(seat)  # what the computer played when this seat's time ran out
-        timed_out = bool(card) and timed_out_card == card
-        if card and not timed_out and _last_card_of(game, seat) == card:
-            await answer.acknowledge(interaction)  # a double click: the first click played it and answered
-            return
-        view = game.view(seat)
-        hand = render.hand_payload(table, seat, view, lang, faces=self.bot.faces)
-        if timed_out:
-            notice = t("err.timed_out_played", lang)
-        elif timed_out_card is not None:  # they chose something else, too late: say so, and what was played
-            notice = t("err.timed_out_other", lang, card=self.bot.faces.card(Card.parse(timed_out_card)))
-        elif card and card not in {c.code for c in view.hand}:
-            notice = t("err.card_already_played", lang)
-        elif isinstance(error, NotYourTurnError):
-            notice = t("err.hand_changed_wait", lang, name=render.seat_name(table, game.to_play, lang))
-        else:
-            notice = t("err.hand_changed", lang)
-        await self._say(interaction, f"{notice}\n{hand.content or ''}".strip(), view=hand.view)
-
-    async def on_card(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
-        """A card button: play it, or ask which capture when there are several."""
-
-        async def run(lang: str) -> None:
-            table = await self._scoped(interaction, table_id)
-            try:
-                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card)
-            except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang, card)
-                return
-            await self._answer_play(interaction, table, result, lang)
-
-        await self._guard(interaction, run)
-
-    async def on_trail(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str) -> None:
-        """The trail control: play a card without capturing."""
-
-        async def run(lang: str) -> None:
-            table = await self._scoped(interaction, table_id)
-            try:
-                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
-                                                 trail=True)
-            except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang, card)
-                return
-            await self._answer_play(interaction, table, result, lang)
-
-        await self._guard(interaction, run)
-
-    async def on_capture(self, interaction: discord.Interaction, table_id: int, nonce: int, card: str,
-                         value: str) -> None:
-        """The second step: the chosen capture (or the trail); a "more…"/"previous" option
-        (`render.PAGE_VALUE_PREFIX`) shows another page of the captures in the same message."""
-
-        async def run(lang: str) -> None:
-            table = await self._scoped(interaction, table_id)
-            if value.startswith(render.PAGE_VALUE_PREFIX):
-                await self._capture_page(interaction, table, nonce, card, value, lang)
-                return
-            trail = value == TRAIL_VALUE
-            captures = None if trail else value.replace(".", " ")
-            try:
-                result = await self.service.play(table_id, user_id=interaction.user.id, nonce=nonce, card=card,
-                                                 captures=captures, trail=trail)
-            except TableError as error:
-                await self._refuse_play(interaction, table, error, nonce, lang, card)
-                return
-            await self._answer_play(interaction, table, result, lang)
-
-        await self._guard(interaction, run)
-
-    async def _capture_page(self, interaction: discord.Interaction, table: Table, nonce: int, card: str,
-                            value: str, lang: str) -> None:
-        """Show another page of a capture menu (nothing is played; a stale menu is refused as usual)."""
-        try:
-            page = int(value[len(render.PAGE_VALUE_PREFIX):])
-            result = await self.service.play(table.id, user_id=interaction.user.id, nonce=nonce, card=card,
-                                             ask=True)
-        except ValueError:
-            page, result = 0, None
-        except TableError as error:
-            await self._refuse_play(interaction, table, error, nonce, lang, card)
-            return
-        if result is not None:
-            await self._answer_play(interaction, table, result, lang, page=page)
-        else:
-            await self._say(interaction, t("err.illegal", lang))
-
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """"My hand": the hand for a player; "you are not playing at this table" for anyone else."""
 
@@ -593,14 +462,6 @@ class TablesCog(commands.Cog):
             await work
         except Exception:
             log.exception("handling %s failed", what)
-
-
-def _last_card_of(game: Any, seat: int) -> str | None:
-    """The code of the last card ``seat`` played in the game (None before its first play)."""
-    for event in reversed(game.events):
-        if event.kind == "played" and event.seat == seat and event.card is not None:
-            return str(event.card.code)
-    return None
 
 
 async def setup(bot: CuarentaBot) -> None:

@@ -14,42 +14,15 @@ from .errors import PositionError
 from .events import Event, EventKind
 from .plays import Play
 from .rules import Rules
+from .state import GameState
 
 __all__ = ["PositionsMixin"]
 
 K = EventKind
 
 
-class PositionsMixin:
+class PositionsMixin(GameState):
     """`from_position`, `to_dict` and `from_dict` for `Game` (which sets every attribute they use)."""
-
-    # the Game attributes these methods read and write (set by Game.__init__)
-    rules: Rules
-    players: int
-    seed: int | str
-    dealer: int
-    to_play: int | None
-    hands: list[list[Card]]
-    stock: list[Card]
-    table: list[Card]
-    piles: list[list[Card]]
-    dead: list[Card]
-    scores: list[int]
-    chicas: list[int]
-    streaks: list[int]
-    hand_number: int
-    deal_number: int
-    chica_number: int
-    last_trail: Card | None
-    last_trail_seat: int | None
-    last_capturer: int | None
-    rondas: dict[int, tuple[int, int]]
-    hidden: set[int]
-    events: list[Event]
-    plays: list[Play]
-    winner: int | None
-    _cache_key: int
-    _seen: dict[int | None, tuple[int, frozenset[int], tuple[Event, ...]]]
 
     def __init__(self, rules: Rules | None = None, players: int = 2, seed: int | str = 0) -> None:
         raise NotImplementedError  # pragma: no cover - Game.__init__ builds every attribute

@@ -14,7 +14,7 @@ catches up at startup; the Discord side is ``cogs/leaderboard.py`` with ``bot/ui
 math (openskill Plackett-Luce, shown rating ``1500 + 24·(μ − 3σ)``) is in `bot.ratings.skill`.
 """
 
-from .repo import (
+from .model import (
     LANGUAGES,
     PAGE_SIZE,
     SCHEMA_PATH,
@@ -27,7 +27,6 @@ from .repo import (
     NoCurrentSeasonError,
     PlayerStats,
     RatingChange,
-    Ratings,
     RatingsError,
     Recorded,
     Season,
@@ -36,6 +35,7 @@ from .repo import (
     UnknownSeasonError,
     ViewerRank,
 )
+from .repo import Ratings
 from .results import ChicaResult, SeatStats, chica_results
 from .skill import (
     MODES,
