@@ -266,3 +266,25 @@ async def test_a_dm_hand_changed_elsewhere_while_its_write_waited_is_not_written
     notifier.hands.refresh(table)
     await notifier.hands.settled()
     assert shown == [] and service.caught_up == 0
+
+
+async def test_a_process_told_of_another_s_save_writes_again_once_its_copy_has_that_version(monkeypatch):
+    """Told that another process saved the table (nothing of its own on its way), the presenter drops its
+    pending edit; once this process has reloaded the table and saved a change (the copy's version past the
+    one told), it writes again. It asked the service nothing (`SharedService` answers no such question)."""
+    shown: list[int] = []
+
+    _spy_edits(monkeypatch, shown, lambda: table)
+    service = SharedService()
+    notifier = _notifier(service)
+    table = _table()
+    notifier._state(table).hand = 1
+    assert not await notifier.overtaken(table, table.version + 1), "nothing was on its way"
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert shown == [] and service.caught_up == 0
+    table.game.play(table.game.legal_plays()[0])
+    table.version += 2  # reloaded (the other process's save) and changed here
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert shown == [1]
