@@ -171,7 +171,6 @@ class TableLocks:
         if await self.behind(table):
             await self.catch_up(table)
 
-
     # -- telling the presenter ------------------------------------------------------------------------
 
     def follow(self) -> None:
