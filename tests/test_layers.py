@@ -49,3 +49,18 @@ def test_cogs_hold_no_sql():
     bad = [f"{path.name} imports {name}" for path in sorted((ROOT / "cogs").glob("*.py"))
            for name in _imports(path) if any(_matches(name, p) for p in ("bot.store.db", "aiosqlite", "asyncpg"))]
     assert bad == []
+
+
+FRESHNESS = ("behind", "catch_up", "current", "newest_saved", "table_version", "table_versions")
+"""What tells whether a process's copy of a shared table is behind, or brings it up to date: the service
+(`bot.tables.shared`) decides and tells the presenter (`Notifier.overtaken`, `Notifier.caught_up`)."""
+
+
+def test_the_presenter_never_asks_whether_a_table_is_behind():
+    """The presenter renders what it is told: no module of bot/ui calls a freshness question or a catch-up
+    of the service or the store, under any name (``self.service.behind``, ``tables.catch_up`` …)."""
+    bad = [f"{path.relative_to(ROOT)}:{node.lineno} calls .{node.func.attr}"
+           for path in sorted((ROOT / "bot/ui").rglob("*.py"))
+           for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+           if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FRESHNESS]
+    assert bad == []

@@ -2,7 +2,8 @@
 
 Every save that bumps a table's version notifies ``"<table id>:<version>"`` on `CHANNEL` when it commits
 (`bot.store.Store.save_table`). `SavedVersions` listens on a connection of its own, outside the pool, and
-keeps the newest version per table, so that `TableService.behind` asks nothing of the database.
+keeps the newest version per table and tells its watchers, so that the table service knows which tables
+another process saved without asking the database (`bot.tables.shared`, `TableService.behind`).
 
 It trusts that connection only while it proves it hears:
 
@@ -16,7 +17,8 @@ It trusts that connection only while it proves it hears:
   `SavedVersions.RETRY_AFTER` seconds.
 
 The checks run when `SavedVersions.newest` is asked (one short task at a time), not in a task of their own:
-an idle bot does nothing, and a busy one checks as often as it needs.
+an idle bot does nothing, and a busy one checks as often as it needs (the table service asks about its
+live tables every `bot.tables.shared.POLL_EVERY` seconds while it holds some).
 
 While no connection is trusted, `newest` answers None and callers read the table's row. A table with no
 notice since the connection in use opened is unknown after a reconnect (its saves may have come in the

@@ -12,7 +12,7 @@ from typing import Any
 from bot.engine import Event
 
 from .background import Background
-from .errors import TableError, WrongStateError
+from .errors import TableBusyError, TableError, WrongStateError
 from .model import Table, link
 from .ports import Notifier, NullNotifier
 from .timers import Clock
@@ -104,9 +104,10 @@ class Notices:
             except Exception:
                 log.exception("table %d: refreshing after a restart failed", table.id)
 
-    def request_repost(self, table: Table) -> None:
+    def request_repost(self, table: Table, first: Callable[[Table], Awaitable[None]] | None = None) -> None:
         """Re-post the table message at the bottom of the channel (after pending notifications), at most
-        once per `REPOST_COOLDOWN` seconds per table, whoever asks.
+        once per `REPOST_COOLDOWN` seconds per table, whoever asks; ``first`` runs before (the service
+        catches a table that another process changed up, so the latest state is posted).
 
         Raises:
             WrongStateError: the game has not started. TableError ``err.repost_cooldown`` (params: table,
@@ -120,14 +121,21 @@ class Notices:
             raise TableError("err.repost_cooldown", table=table.id, link=link(table),
                              seconds=max(1, int(REPOST_COOLDOWN - (now - last) + 0.999)))
         self.reposted[table.id] = now
-        self._background.spawn(self.repost(table))
+        self._background.spawn(self.repost(table, first))
 
     def forget(self, table_id: int) -> None:
         """The table left memory: drop its re-post time."""
         self.reposted.pop(table_id, None)
 
-    async def repost(self, table: Table) -> None:
-        """The presenter posts the table message again (in order with the other notifications)."""
+    async def repost(self, table: Table, first: Callable[[Table], Awaitable[None]] | None = None) -> None:
+        """The presenter posts the table message again (in order with the other notifications), once
+        ``first(table)`` is done; not when it finds the table busy in another process (`TableBusyError`)."""
+        if first is not None:
+            try:
+                await first(table)
+            except TableBusyError:
+                log.info("table %d: not re-posted, another process held it", table.id)
+                return
         async with table.notify_lock:
             await self.notifier.repost(table)
 
@@ -135,3 +143,16 @@ class Notices:
         """The presenter takes over a table another process had changed (`Notifier.reloaded`)."""
         async with table.notify_lock:
             await self.notifier.reloaded(table, hand)
+
+    async def overtaken(self, table: Table, version: int) -> bool:
+        """The presenter hears that another process saved ``table`` at ``version`` (`Notifier.overtaken`,
+        in order with the other notifications); returns whether a write of it was on its way."""
+        async with table.notify_lock:
+            if version <= table.version:  # this process reloaded it meanwhile (and saved, or caught up)
+                return False
+            return await self.notifier.overtaken(table, version)
+
+    async def caught_up(self, table: Table) -> None:
+        """The presenter writes again what an overtaken write showed (`Notifier.caught_up`)."""
+        async with table.notify_lock:
+            await self.notifier.caught_up(table)

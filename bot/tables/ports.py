@@ -41,6 +41,19 @@ class Notifier(Protocol):
         before the game) and saved a change (`bot.tables.shared`): take over what the stored message ids
         say is due. Comes before the notice of that change."""
 
+    async def overtaken(self, table: Table, version: int) -> bool:
+        """Another process saved ``table`` at ``version``, above this process's copy (`bot.tables.shared`):
+        that process writes the table's messages, so writes still pending here are dropped while
+        ``table.version`` is below ``version`` (this process reloads the table when it changes it, and
+        `reloaded` follows, or when it catches up, and `caught_up` follows). Returns whether a write of the
+        table was already on its way (Discord may apply it after that process's): the service then
+        catches the table up and tells `caught_up`."""
+
+    async def caught_up(self, table: Table) -> None:
+        """The service reloaded ``table`` because `overtaken` said a write of it was on its way: write what
+        that write showed once more, from the state now (in the same hand; a new hand is the other
+        process's to post)."""
+
     async def table_note(self, table: Table, kind: str, **params: object) -> None:
         """A table event to say in words: ``reminder`` (seat, deadline), ``expired`` / ``away`` / ``back``
         (seat), ``left`` / ``kicked`` / ``removed`` (seat, name, user_id, locale, ended), ``host`` (name,
@@ -74,6 +87,13 @@ class NullNotifier:
         """Ignore."""
 
     async def reloaded(self, table: Table, hand: int | None) -> None:
+        """Ignore."""
+
+    async def overtaken(self, table: Table, version: int) -> bool:
+        """Ignore: nothing is on its way."""
+        return False
+
+    async def caught_up(self, table: Table) -> None:
         """Ignore."""
 
     async def table_note(self, table: Table, kind: str, **params: object) -> None:

@@ -140,7 +140,8 @@ class TableService:
                                       pinned=self._pinned, dropped=self._dropped)
         self.chicas = ChicaRecords(store, self.ratings, self.registry.get)
         self.turns = TurnClock(self.clock, self.scheduler, store, keep=self.registry.keep)
-        self.locks = TableLocks(store, self.turns.arm, self.background, self.notices)
+        self.locks = TableLocks(store, self.turns.arm, self.background, self.notices, live=self.registry.get,
+                                tables=lambda: list(self.registry.tables), sleep=self.clock.sleep)
         self.writer = TableWriter(store, self.turns, self.mesa_hooks, lambda table: self._record_chicas(table))
         self.presence = Presence(self.clock, self.registry, self.locks, self.writer, self.turns, self.notices,
                                  self.offload, self.fetch)
@@ -239,6 +240,7 @@ class TableService:
             if table.status == PLAYING:
                 self.background.spawn(self._resume(table))
         log.info("restored %d open tables", len(rows))
+        self.locks.follow()
         await self.resume_rematch_checks()
         await self.catch_up_ratings()
         return len(rows)
@@ -568,7 +570,7 @@ class TableService:
         """Re-post the table message at the bottom of the channel, at most once per
         `bot.tables.notices.REPOST_COOLDOWN` seconds per table (`Notices.request_repost`, which says what it
         raises)."""
-        self.notices.request_repost(table)
+        self.notices.request_repost(table, first=self.locks.current)
 
     # ------------------------------------------------------------------ ending
 

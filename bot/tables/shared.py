@@ -14,16 +14,30 @@ With SQLite (one process) `TableLocks.held` is the asyncio lock alone and costs 
 the process that made the table's latest change. A process that reloads a table and saves a change to it
 tells its presenter (`bot.tables.Notifier.reloaded`, with the hand in play at the reload, in order before
 the change's own notification), which takes over what the stored message ids say is still due (the record
-of a hand another process ended). A presenter asks
-`TableLocks.behind` before it writes, and again once its waits (the edit interval, the write budget) are over: a
-process whose copy is behind drops its pending writes, since the process that changed the table since
-writes them. An edit that another process's change overtook while it was on its way (so Discord may apply
-the two out of order) is followed by `TableLocks.catch_up` and, in the same hand, a fresh edit.
+of a hand another process ended).
+
+Whether a process is behind is decided here, in the service, and pushed to the presenter, which never asks:
+`TableLocks` follows every process's saves (`bot.store.Store.watch_saves`, PostgreSQL's notices), and a save
+above a live table's version tells the presenter `bot.tables.Notifier.overtaken` (in order with the other
+notifications; not when this process has reloaded the table meanwhile). The presenter drops its pending
+writes of that table until the table's version reaches the one it was told (this process reloads it when it
+next changes it). A write already on its way (Discord may apply it after the other process's) is reported
+back by ``overtaken``: the service then catches the table up (`TableLocks.catch_up`) and tells
+`bot.tables.Notifier.caught_up`, and the presenter writes the current state once more, in the same hand.
+A re-post asked of a process that is behind (``/cuarenta table``) is made after the service caught up.
+
+While the notice connection is not trusted (`bot.store.saves`), no notice comes: the service then reads the
+versions of its live tables whose newest save is unknown every `POLL_EVERY` seconds of its clock (one
+query) and tells the presenter as a notice would; a write in that gap may go out before the save is known,
+and is shown again only if it was on its way when it became known. The same loop asks the store about
+every live table, which keeps the notice connection checked (its probes run when it is asked).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from bot.store import BusyError, Store
@@ -33,6 +47,12 @@ from .errors import TableBusyError, TableError
 from .model import Table
 from .notices import Notices
 from .persistence import table_of_row
+
+log = logging.getLogger(__name__)
+
+POLL_EVERY = 1.0
+"""Seconds (of the service's clock) between two reads of the live tables' versions while the notice
+connection is not trusted (and between two checks that it is)."""
 
 # The state a reload copies from the stored row into the table object other parts of the bot hold
 # ("messages": the presenter's message ids, which the store reads with the row from the presenter's own
@@ -47,15 +67,28 @@ class TableLocks:
     Args:
         store: the open `Store` (``shared``: several processes over one PostgreSQL).
         arm: re-arms a reloaded table's alarms (`bot.tables.presence.TurnClock.arm`).
-        background, notices: tell the presenter, in the background, that a reloaded table changed hands.
+        background, notices: tell the presenter, in the background, that a reloaded table changed hands,
+            or that another process changed a live table (`overtaken`).
+        live: the live table of an id, or None (`bot.tables.memory.TableRegistry.get`); ``tables``: the
+            live tables (their ids, for the polling while the notices are not trusted).
+        sleep: the service clock's sleep (`POLL_EVERY`).
     """
 
     def __init__(self, store: Store, arm: Callable[[Table], None], background: Background,
-                 notices: Notices) -> None:
+                 notices: Notices, live: Callable[[int], Table | None] = lambda _id: None,
+                 tables: Callable[[], list[int]] = list, sleep: Callable[[float], Awaitable[None]] | None = None,
+                 ) -> None:
         self._store = store
         self._arm = arm
         self._background = background
         self._notices = notices
+        self._live = live
+        self._tables = tables
+        self._sleep = sleep or asyncio.sleep
+        self.poll_every = POLL_EVERY
+        self._poller: asyncio.Task[None] | None = None
+        if store.shared:
+            store.watch_saves(self.saved)
 
     @asynccontextmanager
     async def held(self, table: Table) -> AsyncIterator[None]:
@@ -72,6 +105,7 @@ class TableLocks:
             if not self._store.shared:
                 yield
                 return
+            self.follow()
             refused: TableError | None = None
             reloaded_at: tuple[int, int | None] | None = None  # (version, hand in play) when reloaded
             try:
@@ -127,6 +161,65 @@ class TableLocks:
             return
         async with self.held(table):
             pass
+
+    async def current(self, table: Table) -> None:
+        """Catch ``table`` up when it is behind (`behind`, then `catch_up`); nothing otherwise.
+
+        Raises:
+            TableBusyError: another process held the row past the store's lock timeout.
+        """
+        if await self.behind(table):
+            await self.catch_up(table)
+
+    # -- telling the presenter ------------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """Start the loop that checks the notice connection and, while it is not trusted, reads the live
+        tables' versions (`POLL_EVERY`), once, on a shared store (idempotent; stopped with the background)."""
+        if not self._store.shared or self._background.closing:
+            return
+        if self._poller is None or self._poller.done():
+            self._poller = self._background.spawn(self._poll())
+
+    def saved(self, table_id: int, version: int) -> None:
+        """A process saved table ``table_id`` at ``version`` (a notice, or a row read while the notices are
+        not trusted): when that is above the live table's version, the presenter is told (`overtaken`, in
+        the background). Quick: called on the event loop without awaiting."""
+        table = self._live(table_id)
+        if table is None or version <= table.version or self._background.closing:
+            return
+        self._background.spawn(self._overtaken(table, version))
+
+    async def _overtaken(self, table: Table, version: int) -> None:
+        """Tell the presenter that ``table`` was saved elsewhere at ``version``; when a write of it was on
+        its way, catch the table up and tell the presenter to write it again (`caught_up`)."""
+        if not await self._notices.overtaken(table, version):
+            return
+        try:
+            await self.catch_up(table)
+        except TableBusyError:  # that process is changing it again, and writes it after
+            log.info("table %d: not caught up, another process held it", table.id)
+            return
+        await self._notices.caught_up(table)
+
+    async def _poll(self) -> None:
+        """Every `poll_every` seconds: ask the store about every live table (which checks the notice
+        connection), and read in one query the versions it does not know (no trusted connection, or a
+        table not heard of since it reconnected), telling the presenter of those saved elsewhere."""
+        while True:
+            await self._sleep(self.poll_every)
+            unknown = [table_id for table_id in self._tables() if self._store.newest_saved(table_id) is None]
+            if not unknown:
+                continue
+            try:
+                versions = await self._store.table_versions(unknown)
+            except BusyError:  # the database is too busy now: the next round reads them
+                continue
+            except Exception as exc:  # noqa: BLE001 - the database is away: the next round tries again
+                log.info("the live tables' versions were not read (%s)", exc)
+                continue
+            for table_id, version in versions.items():
+                self.saved(table_id, version)
 
 
 def _reload(table: Table, fresh: Table) -> None:

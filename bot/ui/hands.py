@@ -33,7 +33,7 @@ import discord
 
 from bot.i18n import t
 from bot.store.messages import TableMessages
-from bot.tables import FINISHED, PLAYING, Table, TableBusyError, TableService
+from bot.tables import FINISHED, PLAYING, Table, TableService
 
 from . import answer, delivery, records, render
 from .budget import WriteBudget
@@ -128,6 +128,13 @@ class HandPresenter:
         self._menus: dict[tuple[int, int], int] = {}
         """Seat → the turn nonce at which its DM hand shows a capture menu (`shown`)."""
         self._retries: dict[tuple[int, int], asyncio.Task[Any]] = {}
+        self._newest: dict[int, int] = {}
+        """Table id → the newest version another process saved, as the service told (`overtaken`)."""
+        self._writing: set[tuple[int, int]] = set()
+        """Hands whose write is on its way (past its last wait)."""
+        self._again: set[tuple[int, int]] = set()
+        """Hands whose write was on its way when another process's save was told: written again at
+        `caught_up`."""
         self.token_writes = 0
         """DM writes made through interaction tokens (not counted by Discord's global rate limit)."""
         self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
@@ -284,6 +291,27 @@ class HandPresenter:
         if table.status in (PLAYING, FINISHED) and not table.dm_closed(seat):
             self._refresh_seat(table, seat)
 
+    def elsewhere(self, table: Table) -> bool:
+        """Whether another process saved ``table`` since this process's copy, as the service told
+        (`overtaken`): that process writes the hands, and the writes pending here are dropped."""
+        return self._newest.get(table.id, 0) > table.version
+
+    def overtaken(self, table: Table, version: int) -> bool:
+        """The service says another process saved ``table`` at ``version`` (`bot.tables.Notifier.overtaken`):
+        the hands' pending writes are dropped while the copy is below it. Returns whether a hand's write
+        was on its way (it is written again at `caught_up`)."""
+        self._newest[table.id] = max(version, self._newest.get(table.id, 0))
+        on_way = {key for key in self._writing if key[0] == table.id}
+        self._again |= on_way
+        return bool(on_way)
+
+    def caught_up(self, table: Table) -> None:
+        """The service caught ``table`` up after an overtaken write: each hand whose write was on its way
+        is written again (only if it looks different now)."""
+        for key in [k for k in self._again if k[0] == table.id]:
+            self._again.discard(key)
+            self._try_again(table, key[1])
+
     def forget(self, table_id: int) -> None:
         """The table left the service's memory (it ended a while ago): drop what is kept for its hands
         (shown states, alerts, write times, click tokens, finished pumps)."""
@@ -295,6 +323,9 @@ class HandPresenter:
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
         self._failed -= {k for k in self._failed if k[0] == table_id}
+        self._writing -= {k for k in self._writing if k[0] == table_id}
+        self._again -= {k for k in self._again if k[0] == table_id}
+        self._newest.pop(table_id, None)
         self._dirty -= {k for k in self._dirty if k[0] == table_id}
 
     async def settled(self) -> None:
@@ -321,18 +352,14 @@ class HandPresenter:
         try:
             while key in self._dirty:
                 self._dirty.discard(key)
-                if await self.service.behind(table):
+                if self.elsewhere(table):
                     return  # another process changed the table since this one: it writes the hands
-                written = self._keys.get(key)
-                await self._deliver(table, seat)
-                if self._keys.get(key) != written and await self.service.behind(table):
-                    # another process changed the table while this write was on its way (Discord may apply
-                    # the two in either order): this one shows the latest state again (`bot.tables.shared`)
-                    try:
-                        await self.service.catch_up(table)
-                    except TableBusyError:  # that process is changing it again, and writes it after
-                        return
-                    self._dirty.add(key)  # written again only if this seat's hand looks different now
+                try:
+                    await self._deliver(table, seat)
+                finally:
+                    # a write another process's save overtook on its way is written again when the
+                    # service has caught up (`caught_up`; `bot.tables.shared`)
+                    self._writing.discard(key)
         except asyncio.CancelledError:
             raise
         except delivery.NETWORK_ERRORS as exc:
@@ -379,8 +406,9 @@ class HandPresenter:
                 await self._post(table, seat, person.user_id, record)
                 return
         await self.budget.acquire(int(record["channel"]))
-        if await self.service.behind(table):  # another process changed the table during the waits: it writes
+        if self.elsewhere(table):  # another process changed the table during the waits: it writes
             return
+        self._writing.add(key)
         token = await self._token_for(key, int(record["message"]))
         state = self.state_key(table, seat)
         payload = self._payload(table, seat)
@@ -420,8 +448,9 @@ class HandPresenter:
                 self.client.get_partial_messageable(int(old["channel"]), type=discord.ChannelType.private)
                 if old is not None else await open_dm(self.client, user_id))
             await self.budget.acquire(dm.id)
-            if await self.service.behind(table):  # another process changed the table meanwhile: it writes
+            if self.elsewhere(table):  # another process changed the table meanwhile: it writes
                 return
+            self._writing.add(key)
             state = self.state_key(table, seat)
             game = table.game
             message = await dm.send(**self._payload(table, seat).send_kwargs())
@@ -463,8 +492,9 @@ class HandPresenter:
         send here)."""
         key = (table.id, seat)
         await self.budget.acquire(channel_id)
-        if await self.service.behind(table):
+        if self.elsewhere(table):
             return True
+        self._writing.add(key)
         state = self.state_key(table, seat)
         game = table.game
         try:

@@ -42,7 +42,7 @@ import discord
 from bot.engine import Event, EventKind
 from bot.i18n import t
 from bot.store.messages import TableMessages
-from bot.tables import LOBBY, PLAYING, Table, TableBusyError, TableService
+from bot.tables import LOBBY, PLAYING, Table, TableService
 from bot.tables.workers import OffloadClosedError
 
 from . import delivery, permissions, records, render
@@ -110,6 +110,11 @@ class _Public:
     notice: str | None = None
     """That telling, kept for the host's next click when their DM failed."""
     retry: asyncio.Task[Any] | None = None
+    writing: bool = False
+    """An edit of the table message is on its way (past its last wait)."""
+    again: tuple[int | None, int | None] | None = None
+    """(hand, table message) of an edit another process's save overtook on its way: shown again at
+    `DiscordNotifier.caught_up` if the table is still in that hand and message."""
 
 
 class DiscordNotifier(TableNotesMixin):
@@ -117,7 +122,8 @@ class DiscordNotifier(TableNotesMixin):
 
     Args:
         client: the bot.
-        service: the table service (languages, the clock, whether this process is behind).
+        service: the table service (languages, the clock); whether another process changed a table since
+            is told (`overtaken`), never asked.
         edit_interval: seconds between two edits of one table's public message (and of one DM hand).
         clock: monotonic clock (default `time.monotonic`; SimCord drives it in tests).
         sleep: how to wait for the next edit slot (default `asyncio.sleep`).
@@ -377,6 +383,35 @@ class DiscordNotifier(TableNotesMixin):
         state.dirty = True
         self._kick(table)
 
+    async def overtaken(self, table: Table, version: int) -> bool:
+        """Another process saved ``table`` at ``version`` (the service says so, `bot.tables.shared`): it
+        writes the table's messages, so the pending ones here are dropped while this copy is below that
+        version. Returns whether an edit of the table message or a DM hand was on its way (the service then
+        catches up and tells `caught_up`)."""
+        on_way = self.hands.overtaken(table, version)
+        state = self._public.get(table.id)
+        if state is None:
+            return on_way
+        state.again = None
+        if state.writing:
+            state.again = (table.game.hand_number if table.game is not None else None, table.messages.public)
+            on_way = True
+        return on_way
+
+    async def caught_up(self, table: Table) -> None:
+        """The service reloaded ``table`` after an overtaken write: Discord may have applied that write after
+        the other process's, so the table message is edited again, in the same hand and message (a new
+        hand is that process's to post), and so are the overtaken DM hands."""
+        state = self._public.get(table.id)
+        if state is not None and state.again is not None:
+            (hand, public), state.again = state.again, None
+            game = table.game
+            if game is not None and game.hand_number == hand and table.messages.public == public:
+                log.info("table %d: an edit was overtaken by another process; showing it again", table.id)
+                state.dirty = True
+                self._kick(table)
+        self.hands.caught_up(table)
+
     def _stored_due(self, table: Table, state: _Public, hand: int) -> None:
         """The record of the hand the stored table message shows is due when hand ``hand``, a later one, is
         in play (a hand ended while its record was still to write: before a restart, or in another
@@ -389,10 +424,11 @@ class DiscordNotifier(TableNotesMixin):
     def _drop_public(state: _Public) -> None:
         """Another process changed the table since this one did: it writes the table message and the due
         records (`reloaded`), so this process's pending ones are dropped (a dropped record may be taken
-        over again here, by a later reload)."""
+        over again here, by a later reload). A re-post asked of this process is kept: the service caught
+        the table up before it asked (`_post_table` drops it if the table is still changed elsewhere)."""
         state.recorded.difference_update(state.records)
         state.records.clear()
-        state.repost = state.dirty = False
+        state.dirty = False
 
     async def close(self) -> None:
         """Cancel pending writes (the next start refreshes every table)."""
@@ -411,17 +447,9 @@ class DiscordNotifier(TableNotesMixin):
             while not table.channel_gone:
                 if self._waiting(state):  # a permission is missing: `_retry_later` comes back
                     return
-                if (state.records or state.repost or state.dirty) and await self.service.behind(table):
+                if (state.records or state.dirty) and self.hands.elsewhere(table):
                     log.info("table %d: changed by another process, which shows it", table.id)
-                    repost = state.repost
                     self._drop_public(state)
-                    if repost:  # a re-post asked of this process (a command): it catches up and makes it
-                        try:
-                            await self.service.catch_up(table)
-                        except TableBusyError:
-                            log.info("table %d: not re-posted, another process held it", table.id)
-                        else:
-                            state.repost = not await self.service.behind(table)  # (caught up: once)
                 elif state.records:
                     await self._write_record(table, state.records.pop(0))
                 elif state.repost:
@@ -430,20 +458,12 @@ class DiscordNotifier(TableNotesMixin):
                     await self._post_table(table, moved=True)
                 elif state.dirty:
                     state.dirty = False
-                    if await self._update_table(table, state) and await self.service.behind(table):
-                        # another process changed the table while this edit was on its way: Discord may
-                        # apply the two edits in either order, so this one shows the latest state again
-                        # (in the same hand; a new hand is that process's to post, with the record)
-                        log.info("table %d: an edit was overtaken by another process; showing it again",
-                                 table.id)
-                        hand, public = table.game.hand_number if table.game else None, table.messages.public
-                        try:
-                            await self.service.catch_up(table)
-                        except TableBusyError:  # that process is changing it again, and shows it after
-                            continue
-                        game = table.game
-                        state.dirty = (game is not None and game.hand_number == hand
-                                       and table.messages.public == public)
+                    try:
+                        # another process's save told while this edit is on its way: the service catches
+                        # up and the edit is made again (`caught_up`)
+                        await self._update_table(table, state)
+                    finally:
+                        state.writing = False
                 elif self._ping_stale(table, state):
                     await self._delete_ping(table, state)
                 elif self._ping_wanted(table, state):
@@ -483,8 +503,9 @@ class DiscordNotifier(TableNotesMixin):
         if table.status != PLAYING or table.game is None:
             return False
         await self.budget.acquire(table.channel_id)
-        if await self.service.behind(table):  # changed by another process during the waits
+        if self.hands.elsewhere(table):  # changed by another process during the waits
             return False
+        state.writing = True
         lang = await self.service.public_language(table.guild_id)
         payload = await self._table_payload(table, lang)
         try:
@@ -539,7 +560,7 @@ class DiscordNotifier(TableNotesMixin):
         channel = self._channel(table)
         old = table.messages.public if moved else None
         await self.budget.acquire(table.channel_id)
-        if await self.service.behind(table):  # changed by another process during the wait: it posts it
+        if self.hands.elsewhere(table):  # changed by another process during the wait: it posts it
             return
         payload = await self._table_payload(table, lang)
         message = await channel.send(**payload.send_kwargs())
@@ -564,7 +585,7 @@ class DiscordNotifier(TableNotesMixin):
         over = game.is_over
         written: int | None = None
         await self.budget.acquire(table.channel_id)
-        if await self.service.behind(table):  # another process changed it meanwhile: it writes the record
+        if self.hands.elsewhere(table):  # another process changed it meanwhile: it writes the record
             self._state(table).recorded.discard(number)
             return
         public = table.messages.public

@@ -1,8 +1,9 @@
 """Issue 13, item 6 (`docs/SCALING.md` §5): who writes a table's public messages when several bot processes
 serve it over one PostgreSQL. The process that made the latest change writes them; a process whose copy
 is behind drops its pending writes, and an edit that another process's change overtook on its way is
-followed by a fresh one. The service side (`behind`, `catch_up`, `reloaded`) runs on a real PostgreSQL in
-`tests/bot/test_shared_tables.py`; here the presenter runs against a service whose answers the test sets.
+followed by a fresh one. The presenter never asks whether it is behind: the service tells it (`overtaken`,
+then `caught_up` after it caught up for a write that was on its way). The service side runs on a real
+PostgreSQL in `tests/bot/test_shared_tables.py`; here the presenter runs against a service the test drives.
 """
 
 from __future__ import annotations
@@ -18,25 +19,31 @@ from bot.ui.notifier import DiscordNotifier
 
 
 class SharedService:
-    """What the presenter asks of the table service, with ``behind`` set by the test; ``catch_up`` plays
-    the move another process made (the reload) and counts itself."""
+    """What the presenter asks of the table service (a language: nothing about freshness), and what the
+    service tells it when another process saves the table, as `bot.tables.shared.TableLocks` does:
+    `saved_elsewhere` tells ``overtaken`` and, when a write was on its way, catches up and tells
+    ``caught_up``. ``catch_up`` plays the move another process made (the reload) and counts itself."""
 
     def __init__(self) -> None:
-        self.behind_now = False
         self.caught_up = 0
         self.on_catch_up = None
+        self.notifier: DiscordNotifier | None = None
 
     async def public_language(self, guild_id: int) -> str:
         return "es"
 
-    async def behind(self, table: Table) -> bool:
-        return self.behind_now
+    async def saved_elsewhere(self, table: Table) -> None:
+        """Another process saved ``table`` (the version after this copy's)."""
+        assert self.notifier is not None
+        if await self.notifier.overtaken(table, table.version + 1):
+            await self.catch_up(table)
+            await self.notifier.caught_up(table)
 
     async def catch_up(self, table: Table) -> None:
         self.caught_up += 1
         if self.on_catch_up is not None:
             self.on_catch_up(table)
-        self.behind_now = False
+        table.version += 1  # reloaded: at the version the other process saved
 
 
 def _table() -> Table:
@@ -48,12 +55,12 @@ def _table() -> Table:
 
 def _spy_edits(monkeypatch, shown: list[int], current, overtaken: SharedService | None = None) -> None:
     """Record in ``shown`` the turn nonce of ``current()`` (the table) at each edit, of the table message or
-    a DM hand; with ``overtaken``, that service finds itself behind from the first edit on (another process
-    saved a play while that edit was on its way)."""
+    a DM hand; with ``overtaken``, another process saves a play while the first edit is on its way, and
+    that service tells the presenter."""
     async def edit(client, channel_id: int, message_id: int, payload) -> None:
         shown.append(current().nonce)
         if overtaken is not None and len(shown) == 1:
-            overtaken.behind_now = True
+            await overtaken.saved_elsewhere(current())
 
     monkeypatch.setattr(delivery, "edit_channel_message", edit)
 
@@ -66,8 +73,10 @@ def _notifier(service: SharedService) -> DiscordNotifier:
     class Client:
         pass
 
-    return DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.0, sleep=_no_wait,  # type: ignore[arg-type]
-                           pictures=False)
+    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.0, sleep=_no_wait,  # type: ignore[arg-type]
+                               pictures=False)
+    service.notifier = notifier
+    return notifier
 
 
 async def test_a_process_whose_copy_is_behind_writes_nothing_public_and_its_due_record_can_be_taken_over(
@@ -85,13 +94,14 @@ async def test_a_process_whose_copy_is_behind_writes_nothing_public_and_its_due_
     state.hand = 1
     state.recorded.add(1)
     state.records.append(1)  # this process ended hand 1; its record is still to write
-    service.behind_now = True  # … and another process changed the table since
+    await service.saved_elsewhere(table)  # … and another process changed the table since
     await notifier.game_changed(table, [])
     await notifier.settled()
     assert edits == [], "no edit and no record written by the process that is behind"
     assert not state.dirty and state.records == [] and 1 not in state.recorded
 
-    await notifier.reloaded(table, 2)  # it reloads the table later, with hand 2 in play, and changes it:
+    table.version += 1  # it reloads the table later, with hand 2 in play, and changes it:
+    await notifier.reloaded(table, 2)
     assert state.records == [1] and state.hand == 2, "the stored ids say hand 1's record is due: it writes it"
 
 
@@ -123,7 +133,7 @@ async def test_an_edit_another_process_overtook_on_its_way_is_followed_by_an_edi
     await notifier.settled()
     assert service.caught_up == 1
     assert shown == [0, 1], "the overtaken edit is followed by one that shows the other process's play"
-    assert not await service.behind(table)
+    assert not notifier.hands.elsewhere(table)
 
 
 async def test_one_process_edits_as_before_without_catching_up(monkeypatch):
@@ -143,7 +153,8 @@ async def test_one_process_edits_as_before_without_catching_up(monkeypatch):
 
 async def test_a_repost_asked_of_a_process_that_is_behind_is_made_once_it_has_caught_up(monkeypatch):
     """``/cuarenta table`` reached a process whose copy is behind: the re-post is not dropped (no other
-    process was asked for it); this one catches up first, and posts the latest state."""
+    process was asked for it); the service catches up first (`TableService.request_repost`), and the
+    presenter posts the latest state."""
     service = SharedService()
     notifier = _notifier(service)
     table = _table()
@@ -154,7 +165,8 @@ async def test_a_repost_asked_of_a_process_that_is_behind_is_made_once_it_has_ca
 
     monkeypatch.setattr(notifier, "_post_table", post)
     service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])  # the other process's play
-    service.behind_now = True
+    await service.saved_elsewhere(table)
+    await service.catch_up(table)  # what the service does before it tells the presenter to re-post
     await notifier.repost(table)
     await notifier.settled()
     assert service.caught_up == 1
@@ -191,7 +203,7 @@ async def test_a_process_that_is_behind_writes_no_dm_hand(monkeypatch):
     await notifier.hands.settled()
     assert shown == [0], "one process: the hand is written"
     table.game.play(table.game.legal_plays()[0])
-    service.behind_now = True
+    await service.saved_elsewhere(table)
     notifier.hands.refresh(table)
     await notifier.hands.settled()
     assert shown == [0], "behind: the process that changed the table since writes the hands"
@@ -213,10 +225,10 @@ async def test_a_dm_hand_write_another_process_overtook_is_followed_by_one_of_th
 
 def _behind_after_the_wait(monkeypatch, service, shown: list[int], table) -> DiscordNotifier:
     """A presenter (an edit a second per table, the clock at 0.5 s) whose every wait for a write's slot
-    ends with ``service`` behind: another process's save lands while it waits. Edits are spied into
-    ``shown``."""
+    ends with ``service`` behind: another process's save lands while it waits (the service tells it).
+    Edits are spied into ``shown``."""
     async def slot(seconds: float) -> None:
-        service.behind_now = True
+        await service.saved_elsewhere(table)
         await asyncio.sleep(0)
 
     _spy_edits(monkeypatch, shown, lambda: table)
@@ -224,8 +236,10 @@ def _behind_after_the_wait(monkeypatch, service, shown: list[int], table) -> Dis
     class Client:
         pass
 
-    return DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
-                           pictures=False)
+    notifier = DiscordNotifier(Client(), service, edit_interval=1.0, clock=lambda: 0.5, sleep=slot,  # type: ignore[arg-type]
+                               pictures=False)
+    service.notifier = notifier
+    return notifier
 
 
 async def test_a_process_changed_elsewhere_while_its_edit_waited_for_its_slot_does_not_send_it(monkeypatch):
@@ -252,3 +266,25 @@ async def test_a_dm_hand_changed_elsewhere_while_its_write_waited_is_not_written
     notifier.hands.refresh(table)
     await notifier.hands.settled()
     assert shown == [] and service.caught_up == 0
+
+
+async def test_a_process_told_of_another_s_save_writes_again_once_its_copy_has_that_version(monkeypatch):
+    """Told that another process saved the table (nothing of its own on its way), the presenter drops its
+    pending edit; once this process has reloaded the table and saved a change (the copy's version past the
+    one told), it writes again. It asked the service nothing (`SharedService` answers no such question)."""
+    shown: list[int] = []
+
+    _spy_edits(monkeypatch, shown, lambda: table)
+    service = SharedService()
+    notifier = _notifier(service)
+    table = _table()
+    notifier._state(table).hand = 1
+    assert not await notifier.overtaken(table, table.version + 1), "nothing was on its way"
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert shown == [] and service.caught_up == 0
+    table.game.play(table.game.legal_plays()[0])
+    table.version += 2  # reloaded (the other process's save) and changed here
+    await notifier.game_changed(table, [])
+    await notifier.settled()
+    assert shown == [1]

@@ -22,6 +22,7 @@ from bot.store import Store
 from bot.tables import NotYourTurnError, Played, StaleError, TableBusyError, TableService
 from bot.tables.ports import NullNotifier
 from bot.tables.service import _game_of
+from bot.tables.shared import POLL_EVERY
 from bot.tables.timers import REMIND_AT, ManualClock
 
 ANA, BETO = 10, 20
@@ -639,6 +640,115 @@ def test_a_notice_connection_that_hears_nothing_is_replaced_and_saves_are_heard_
     b.run(b.service.catch_up(b.service.get(table_id)))
     _a_plays(a, table_id, reference, rng, user_of)
     _notice_seen(b, table_id, a.service.get(table_id).version)
+
+
+class Told(NullNotifier):
+    """A presenter that records what the service tells it about other processes' saves: ``overtaken``
+    (with the version and whether the table was reloaded then), ``caught_up`` (the table's version then)
+    and ``repost`` (the same); ``on_way`` is its answer to ``overtaken`` (a write was on its way)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+        self.on_way = False
+
+    async def overtaken(self, table, version):
+        self.calls.append(("overtaken", version))
+        return self.on_way
+
+    async def caught_up(self, table):
+        self.calls.append(("caught_up", table.version))
+
+    async def repost(self, table):
+        self.calls.append(("repost", table.version))
+
+
+def _told(p: Process, told: Told, count: int) -> None:
+    """Wait (10 s at most) on ``p``'s loop until ``told`` holds ``count`` calls."""
+    _until(p, lambda: len(told.calls) >= count, f"{count} calls told")
+    _settle(p)
+
+
+def test_the_service_tells_its_presenter_of_another_process_s_save_and_catches_up_for_a_write_on_its_way(
+        processes):
+    """The presenter asks nothing about freshness: the service hears another process's save (its notice)
+    and tells the presenter (``overtaken``, with the version saved), without reloading a copy nobody
+    writes. When the presenter answers that a write of the table was on its way, the service catches the
+    table up and tells it (``caught_up``), so that the latest state is written once more."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(21)
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    told = Told()
+    b.service.set_notifier(told)
+    copy_b = b.service.get(table_id)
+    loaded = copy_b.version
+
+    _a_plays(a, table_id, reference, rng, user_of)
+    _told(b, told, 1)
+    assert told.calls == [("overtaken", a.service.get(table_id).version)]
+    assert copy_b.version == loaded and b.run(b.service.behind(copy_b)), "told, not reloaded"
+
+    told.on_way, told.calls = True, []
+    _a_plays(a, table_id, reference, rng, user_of)
+    _told(b, told, 2)
+    version = a.service.get(table_id).version
+    assert told.calls == [("overtaken", version), ("caught_up", version)], "caught up, then told"
+    assert copy_b.game == reference and not b.run(b.service.behind(copy_b))
+
+    told.calls = []
+    _a_plays(b, table_id, reference, rng, user_of)  # b's own save: its notice comes back to b too
+    _notice_seen(b, table_id, copy_b.version)
+    _settle(b)
+    assert told.calls == [], "a process's own save is not told as another's"
+
+
+def test_a_repost_asked_of_a_process_that_is_behind_is_told_once_the_service_caught_up(processes):
+    """``/cuarenta table`` on a process whose copy is behind: the service catches the table up before it
+    tells its presenter to re-post, so the re-post shows the latest state."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(22)
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    told = Told()
+    b.service.set_notifier(told)
+    _a_plays(a, table_id, reference, rng, user_of)
+    version = a.service.get(table_id).version
+    _told(b, told, 1)
+
+    async def repost() -> None:
+        b.service.request_repost(b.service.get(table_id))
+
+    b.run(repost())
+    _told(b, told, 2)
+    assert told.calls == [("overtaken", version), ("repost", version)]
+    assert b.service.get(table_id).game == reference
+
+
+def test_while_the_notices_are_not_trusted_the_service_reads_its_tables_versions_and_tells_the_presenter(
+        processes):
+    """No notice comes while the notice connection is down: every `POLL_EVERY` seconds of its clock the
+    service reads the versions of its live tables it does not know (one query) and tells its presenter
+    of a save made elsewhere, as a notice would."""
+    a, b = processes
+    table_id, reference, user_of = _start_mesa(a, b)
+    rng = random.Random(23)
+    store_b = b.service.store
+    b.run(b.service.catch_up(b.service.get(table_id)))
+    told = Told()
+    b.service.set_notifier(told)
+
+    async def refused(*args):
+        raise OSError("the server does not take connections yet")
+
+    store_b.db.listen = refused
+    b.run(store_b.db._listeners[0].close())
+    _until(b, lambda: not store_b.saves.following, "b hears the connection ended")
+    _a_plays(a, table_id, reference, rng, user_of)
+    _settle(b)
+    assert told.calls == [], "nothing heard yet"
+    b.run(b.clock.advance(POLL_EVERY))
+    _told(b, told, 1)
+    assert told.calls == [("overtaken", a.service.get(table_id).version)]
 
 
 def _a_plays(a: Process, table_id: int, reference: Game, rng: random.Random, user_of: dict[int, int]) -> None:
