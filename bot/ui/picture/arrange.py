@@ -24,6 +24,7 @@ from .shapes import (
     HEADER_TOP,
     INK,
     MAX_CARD,
+    MIN_RANK,
     MIN_TEXT,
     PLAQUE,
     PLAQUE_TURN,
@@ -158,7 +159,7 @@ def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None
     b.add(Shape("panel", (left + 2, top + 2, left + 9, bottom - 2), color=team, fill=team, radius=3))
     x0, x1 = left + 18, right - 10
     role = f"score:{side}"
-    row1, row2, row3 = top + 34, top + 70, top + 98
+    row1, row2, row3 = top + 32, top + 66, top + 92
     mark = _label(words, "only_caida")
     mark_w = _pill_width(mark, MIN_TEXT, True, x1 - x0) if data.at38 else 0
     label_room = x1 - x0 - (mark_w + 8 if data.at38 else 0)
@@ -184,7 +185,7 @@ def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None
 # --------------------------------------------------------------------------- seats
 
 
-NAME_SIZE = 30
+NAME_SIZE = 28
 """Font size of a seat's name when it fits; a longer name shrinks down to `MIN_TEXT`, then takes two lines."""
 
 
@@ -242,10 +243,15 @@ def _name_room(words: _Words, seat: SeatScene) -> int:
     return PLAQUE_X[1] - PLAQUE_X[0] - 28 - icon - cluster
 
 
+def _name_step(size: int) -> int:
+    """Distance between the baselines of a name's two lines."""
+    return round(size * 1.25)
+
+
 def plaque_height(words: _Words, seat: SeatScene) -> int:
     """Height in pixels of a seat's plaque: one `ROW`, taller when its name takes two lines."""
     size, lines = _name_lines(seat.name, _name_room(words, seat))
-    return ROW if len(lines) == 1 else 2 * _line_height(size) + 8
+    return ROW if len(lines) == 1 else 2 * _name_step(size) + 10
 
 
 def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int]) -> None:
@@ -269,7 +275,7 @@ def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int,
         b.add(Shape("robot", (x, cy - 13, x + 26, cy + 13), role=role, color=DIM if seat.away else team))
         x += icon
     size, lines = _name_lines(seat.name, _name_room(words, seat))
-    step = _line_height(size)
+    step = _name_step(size)
     first = cy + _baseline(size) - _line_height(size) // 2 - (step // 2 if len(lines) == 2 else 0) + 1
     for k, line in enumerate(lines):
         b.text(x, first + k * step, line, size, bold=True, color=DIM if seat.away else INK, role=f"name:{i}")
@@ -304,39 +310,45 @@ def _hand(b: _Builder, x: int, cy: int, n: int, role: str) -> None:
 # --------------------------------------------------------------------------- the felt: table cards, last play
 
 
-def _last_need(play: LastPlay | None, h: int, callout_w: int) -> int:
-    """The narrowest the last play's frame can be with cards ``h`` tall (captured cards fanned), 0 without
-    a last play."""
+def _last_need(play: LastPlay | None, h: int, callout_w: int, fan: bool) -> int:
+    """The width of the last play's frame with cards ``h`` tall, its captured cards side by side or (``fan``)
+    fanned as tight as they read; 0 without a last play."""
     if play is None:
         return 0
     w = card_width(h)
     n = len(play.captured)
     cards = (w + 6 if play.card else 0) + (34 if n or play.card else 0)
-    cards += w + (n - 1) * math.ceil(w * FAN_SHOW) if n else 0
+    if n:
+        cards += w + (n - 1) * (math.ceil(w * FAN_SHOW) if fan else w + 4)
     return max(cards, callout_w, 60) + 2 * 8
+
+
+MIN_CARD = math.ceil(MIN_RANK / RANK_CAP)
+"""Height of the smallest table card whose rank is `MIN_RANK` tall."""
 
 
 def _grid(n: int, play: LastPlay | None, callout_w: int, area: tuple[int, int, int, int]) -> tuple[int, int, bool]:
     """(card height, cards per row, whether the last play takes a row of its own) that shows ``n`` table
-    cards and the last play (`_last_need`) largest in ``area``."""
+    cards and the last play (`_last_need`) largest in ``area``: the captured cards side by side with cards
+    at least `MIN_CARD` tall if that fits, else fanned, else smaller."""
     aw, ah = area[2] - area[0] - 16, area[3] - area[1]
-    best = (24, max(1, n), play is not None)
-    for h in range(MAX_CARD, 23, -2):
-        w = card_width(h)
-        per_row = max(1, (aw + GAP) // (w + GAP))
-        rows = math.ceil(n / per_row) if n else 0
-        own_row = False
-        if play is not None:
-            need = _last_need(play, h, callout_w)
-            used = (n - (rows - 1) * per_row) * (w + GAP) if rows else 0
-            if need > aw:
-                continue
-            if not rows or used + 8 + need > aw:
-                rows += 1
-                own_row = True
-        if rows * h + max(0, rows - 1) * ROW_GAP_CARDS + 18 <= ah:
-            return h, per_row, own_row
-    return best
+    for fan, smallest in ((False, MIN_CARD), (True, MIN_CARD), (True, 24)):
+        for h in range(MAX_CARD, smallest - 1, -2):
+            w = card_width(h)
+            per_row = max(1, (aw + GAP) // (w + GAP))
+            rows = math.ceil(n / per_row) if n else 0
+            own_row = False
+            if play is not None:
+                need = _last_need(play, h, callout_w, fan)
+                if need > aw:
+                    continue
+                used = (n - (rows - 1) * per_row) * (w + GAP) if rows else 0
+                if not rows or used + 8 + need > aw:
+                    rows += 1
+                    own_row = True
+            if rows * h + max(0, rows - 1) * ROW_GAP_CARDS + 12 <= ah:
+                return h, per_row, own_row
+    return 24, max(1, n), play is not None
 
 
 def _felt(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
@@ -356,7 +368,7 @@ def _felt(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None,
     rows = math.ceil(len(cards) / per_row) if cards else 0
     total_rows = rows + (1 if own_row else 0)
     total_h = total_rows * h + max(0, total_rows - 1) * ROW_GAP_CARDS
-    y = area[1] + 16 + max(0, (area[3] - area[1] - 16 - total_h) // 2)
+    y = area[1] + 12 + max(0, (area[3] - area[1] - 12 - total_h) // 2)
     trail_at = None
     if trail is not None:
         want = Card.parse(trail)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from functools import lru_cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -18,9 +19,7 @@ the 11–13 px a phone shows it, a regular stroke is too thin on a dark backgrou
 
 @lru_cache(maxsize=2)
 def _font_path(bold: bool) -> str:
-    import ttf_opensans
-
-    return str(getattr(ttf_opensans, FONT_FILES[bold].upper().replace("-", "_")).path)
+    return str(resources.files("ttf_opensans") / "ttf" / f"{FONT_FILES[bold]}.ttf")
 
 
 @lru_cache(maxsize=128)
@@ -83,7 +82,7 @@ def _baseline(size: int) -> int:
 def _cap_height(size: int) -> int:
     """Height of the ink of ``H`` at ``size`` (centres the text of a badge)."""
     box = text_font(size).getbbox("H")
-    return box[3] - box[1]
+    return round(box[3] - box[1])
 
 
 @lru_cache(maxsize=4096)
