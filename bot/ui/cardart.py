@@ -47,6 +47,13 @@ BACK_LINE = (66, 110, 196)
 
 _SS = 4  # supersampling factor
 
+RANK_CAP = 0.56
+"""Capital height of the rank on `card_image`, as a share of the card's height: a table card ``h`` pixels
+tall shows its rank ``RANK_CAP * h`` pixels tall (the picture's `MIN_RANK` sets the smallest card)."""
+
+FANNED_RANK_CAP = 0.36
+"""Capital height of the rank on `card_fanned` (in the top-left corner), as a share of the card's height."""
+
 
 def card_width(height: int) -> int:
     """Width in pixels of a card ``height`` pixels tall."""
@@ -249,10 +256,10 @@ def _face(code: str, height: int, *, emoji: bool, fanned: bool = False) -> Image
                                outline=GOLD, width=line)
     rank = card.rank_symbol
     if fanned:  # rank and suit down the left edge, so they show when the next card covers the rest
-        glyph = _rank_glyph(rank, round(H * 0.3), color, stroke=max(1, round(H * 0.02)))
+        glyph = _rank_glyph(rank, round(H * FANNED_RANK_CAP), color, stroke=max(1, round(H * 0.02)))
         gx, gy = round(W * 0.1), round(H * 0.1)
         img.alpha_composite(glyph, (gx, gy))
-        s = H * 0.2
+        s = H * 0.17
         cx = gx + glyph.width / 2
         cy = gy + glyph.height + H * 0.05 + s / 2
         _draw_suit(draw, card.suit, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2), color)
@@ -260,7 +267,7 @@ def _face(code: str, height: int, *, emoji: bool, fanned: bool = False) -> Image
     if emoji:
         cap, rank_mid, suit_size, suit_mid = 0.6, 0.39, 0.165, 0.855
     else:
-        cap, rank_mid, suit_size, suit_mid = 0.47, 0.40, 0.215, 0.785
+        cap, rank_mid, suit_size, suit_mid = RANK_CAP, 0.40, 0.17, 0.82
     glyph = _rank_glyph(rank, round(H * cap), color, stroke=max(1, round(H * (0.03 if emoji else 0.016))))
     if glyph.width > W * 0.86:  # never wider than the face
         scale = W * 0.86 / glyph.width

@@ -27,7 +27,7 @@ from bot.ui import hints, records, render, why, words
 from bot.ui.cardart import EMOJI_SIZE, card_fanned, card_image, emoji_png
 from bot.ui.emojis import CardEmojis
 from bot.ui.items import TRAIL_VALUE
-from bot.ui.picture import LastPlay, SeatScene, SideScene, TableScene, layout, render_table
+from bot.ui.picture import SIZE, LastPlay, SeatScene, SideScene, TableScene, layout, render_table
 from bot.ui.table_scene import table_scene
 
 from .helpers import (
@@ -466,7 +466,7 @@ def test_the_picture_draws_jokers_on_the_table_and_in_the_last_play():
     plan = layout(picture)
     assert plan.cards == ("5C", "W2", "KH") and "W1" in plan.faces and plan.trail == "W2"
     png = render_table(picture)
-    assert png.startswith(b"\x89PNG") and Image.open(io.BytesIO(png)).size == (800, 500)
+    assert png.startswith(b"\x89PNG") and Image.open(io.BytesIO(png)).size == SIZE
 
 
 async def test_the_joker_emojis_are_uploaded_with_the_cards(env):

@@ -3,35 +3,39 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from bot.engine.cards import Card
 
-from ..cardart import FAN_SHOW, card_width
+from ..cardart import FAN_SHOW, FANNED_RANK_CAP, RANK_CAP, card_width
 from .shapes import (
-    AREA_2,
-    AREA_4,
     AT38,
     BADGE,
     BADGE_INK,
     BAR,
-    BOTTOM_PLAQUE,
+    COLUMNS,
     DEFAULT_LABELS,
     DIM,
+    FELT_BOX,
     GAP,
+    HEADER_H,
+    HEADER_TOP,
     INK,
-    LEVEL,
     MAX_CARD,
-    MIN_TABLE,
+    MIN_RANK,
+    MIN_TEXT,
     PLAQUE,
     PLAQUE_TURN,
-    SCORE_BOXES,
+    PLAQUE_X,
+    PLAQUES_TOP,
+    ROW,
+    ROW_GAP,
+    ROW_GAP_CARDS,
     SHADOW,
-    SIDE_PLAQUES,
     SIZE,
     TEAM,
-    TOP_PLAQUE,
     TRAIL,
     TURN,
     LastPlay,
@@ -43,7 +47,7 @@ from .shapes import (
     TableScene,
     W,
 )
-from .text import _baseline, _line_height, _pad, fit_text, text_width
+from .text import _baseline, _cap_height, _line_height, clean, fit_text, text_width
 
 # --------------------------------------------------------------------------- layout
 
@@ -103,7 +107,7 @@ def _fitting_size(text: str, size: int, smallest: int, max_width: int, bold: boo
 
 
 def _pill_pad(size: int) -> int:
-    return max(5, size // 2)
+    return max(5, size // 3)
 
 
 def _pill_width(text: str, size: int, bold: bool, max_width: int) -> int:
@@ -146,80 +150,237 @@ def _check(scene: TableScene) -> None:
 
 
 def _score_panel(b: _Builder, words: _Words, data: SideScene, side: int) -> None:
-    left, top, right, bottom = SCORE_BOXES[side]
+    """One side's panel: its label (and the 38 mark), perros and tantos in big numbers, then chicas and the
+    cards captured this hand."""
+    left, right = COLUMNS[side]
+    top, bottom = HEADER_TOP, HEADER_TOP + HEADER_H
     team = TEAM[side]
     b.add(Shape("panel", (left, top, right, bottom), color=team, fill=BAR, width=2, radius=12))
     b.add(Shape("panel", (left + 2, top + 2, left + 9, bottom - 2), color=team, fill=team, radius=3))
-    x0, x1 = left + 18, right - 12
-    row1, row2 = top + 26, bottom - 9
+    x0, x1 = left + 18, right - 10
     role = f"score:{side}"
-    # row 1: the label, the 38 mark, chicas at the right
-    word = fit_text(_label(words, "chicas", data.chicas), 20, 120)
-    number = str(data.chicas)
-    chicas_x = x1 - text_width(word, 20) - 6 - text_width(number, 24, True)
+    row1, row2, row3 = top + 32, top + 66, top + 92
     mark = _label(words, "only_caida")
-    mark_w = _pill_width(mark, 17, True, 170) if data.at38 else 0
-    mark_x = chicas_x - 10 - mark_w
-    b.text(x0, row1, data.label, 24, bold=True, role=role,
-           max_width=max(20, (mark_x if data.at38 else chicas_x) - 12 - x0), smallest=18)
+    mark_w = _pill_width(mark, MIN_TEXT, True, x1 - x0) if data.at38 else 0
+    label_room = x1 - x0 - (mark_w + 8 if data.at38 else 0)
+    b.text(x0, row1, data.label, 28, bold=True, role=role, max_width=max(20, label_room), smallest=MIN_TEXT)
     if data.at38:
-        b.pill(mark_x, row1 - 7, mark, 17, fill=AT38, color=INK, role=f"only_caida:{side}", max_width=170)
-    x = chicas_x + b.text(chicas_x, row1 + 1, number, 24, bold=True, role=role) + 6
-    b.text(x, row1, word, 20, color=DIM, role=role)
-    # row 2: perros and tantos, big; cards captured at the right
+        b.pill(x1, row1 - 9, mark, MIN_TEXT, fill=AT38, color=INK, role=f"only_caida:{side}", align="right",
+               max_width=x1 - x0)
+    # in the order the score is read: chicas, perros and tantos, cards (chicas are drawn on row 3)
+    x = x0
+    x += b.text(x, row3, str(data.chicas), MIN_TEXT, bold=True, role=role) + 2
+    x += b.text(x, row3, _label(words, "chicas", data.chicas), MIN_TEXT, color=DIM, role=role,
+                max_width=max(20, x1 - x)) + 18
+    cards_x = x
     x = x0
     for value, key in ((data.perros, "perros"), (data.tantos, "tantos")):
-        x += b.text(x, row2, str(value), 30, bold=True, color=team, role=role) + 5
-        x += b.text(x, row2, _label(words, key, value), 20, role=role, max_width=110) + 16
-    word = fit_text(_label(words, "cards", data.captured), 20, max(30, x1 - x - 40))
-    number = str(data.captured)
-    start = x1 - text_width(word, 20) - 5 - text_width(number, 24, True)
-    x = start + b.text(start, row2, number, 24, bold=True, role=role) + 5
-    b.text(x, row2, word, 20, color=DIM, role=role)
+        x += b.text(x, row2, str(value), 34, bold=True, color=team, role=role) + 2
+        x += b.text(x, row2, _label(words, key, value), MIN_TEXT, role=role, max_width=max(20, x1 - x)) + 14
+    x = cards_x
+    x += b.text(x, row3, str(data.captured), MIN_TEXT, bold=True, role=role) + 2
+    b.text(x, row3, _label(words, "cards", data.captured), MIN_TEXT, color=DIM, role=role, max_width=max(20, x1 - x))
 
 
-def _grid(n: int, area: tuple[int, int, int, int], gap_y: int) -> tuple[int, int]:
-    """(cards per row, card height) that shows ``n`` cards largest in ``area``."""
-    aw, ah = area[2] - area[0], area[3] - area[1]
-    best = (max(1, n), MIN_TABLE)
-    for rows in range(1, 5):
-        per_row = math.ceil(n / rows)
-        by_h = (ah - (rows - 1) * gap_y) / rows
-        by_w = (aw - (per_row - 1) * GAP) / per_row / 0.7
-        h = int(min(MAX_CARD, by_h, by_w))
-        if h > best[1]:
-            best = (per_row, h)
-        if per_row == 1:
-            break
-    return best
+# --------------------------------------------------------------------------- seats
 
 
+NAME_SIZE = 28
+"""Font size of a seat's name when it fits; a longer name shrinks down to `MIN_TEXT`, then takes two lines."""
 
-def _table(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
-           area: tuple[int, int, int, int]) -> None:
-    if not cards:
+
+def _split_name(name: str, size: int, room: int) -> tuple[str, ...]:
+    """``name`` in two lines that each fit ``room`` at ``size`` (bold): at the space that balances them,
+    else at the last character that fits. A name too long even so is cut with ``…`` on its second line."""
+    words = name.split(" ")
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    fitting = [p for p in splits if max(text_width(p[0], size, True), text_width(p[1], size, True)) <= room]
+    if fitting:
+        a, rest = min(fitting, key=lambda p: max(text_width(p[0], size, True), text_width(p[1], size, True)))
+        return (a, rest)
+    cut = len(name)
+    while cut > 1 and text_width(name[:cut], size, True) > room:
+        cut -= 1
+    first, rest = name[:cut].rstrip(), name[cut:].lstrip()
+    return (first, fit_text(rest, size, room, True)) if rest else (first,)
+
+
+@lru_cache(maxsize=2048)
+def _name_lines(name: str, room: int) -> tuple[int, tuple[str, ...]]:
+    """(size, lines) of a seat's name in ``room`` pixels: one line at the largest size from `NAME_SIZE`
+    down to `MIN_TEXT` that fits, else two lines at `MIN_TEXT`. A name is never cut unless it cannot fit
+    two lines (about twice the 16 widest characters)."""
+    shown = clean(name) or "?"
+    for size in range(NAME_SIZE, MIN_TEXT - 1, -2):
+        if text_width(shown, size, True) <= room:
+            return size, (shown,)
+    return MIN_TEXT, _split_name(shown, MIN_TEXT, room)
+
+
+def _hand_width(n: int) -> int:
+    shown = max(0, min(n, 5))
+    return ((shown - 1) * _BACK_STEP + card_width(_BACK_H) + 6 if shown else 0) + text_width(str(max(0, n)), 26, True)
+
+
+_BACK_H, _BACK_STEP = 28, 7
+
+
+def _cluster(words: _Words, seat: SeatScene) -> tuple[int, int]:
+    """(width of the right-hand cluster: level, cards left, dealer or mano, the turn slot; left icon width)."""
+    width = _pill_width(_label(words, "turn"), MIN_TEXT, True, 300) + 8
+    for flag, key in ((seat.dealer, "dealer"), (seat.mano, "mano")):
+        if flag:
+            width += _pill_width(_label(words, key), MIN_TEXT, True, 300) + 8
+    width += _hand_width(seat.cards_left) + 12
+    if seat.level:
+        width += text_width(seat.level, MIN_TEXT) + 10
+    icon = 34 if seat.level is not None or seat.away else 0
+    return width, icon
+
+
+def _name_room(words: _Words, seat: SeatScene) -> int:
+    cluster, icon = _cluster(words, seat)
+    return PLAQUE_X[1] - PLAQUE_X[0] - 28 - icon - cluster
+
+
+def _name_step(size: int) -> int:
+    """Distance between the baselines of a name's two lines."""
+    return round(size * 1.25)
+
+
+def plaque_height(words: _Words, seat: SeatScene) -> int:
+    """Height in pixels of a seat's plaque: one `ROW`, taller when its name takes two lines."""
+    size, lines = _name_lines(seat.name, _name_room(words, seat))
+    return ROW if len(lines) == 1 else 2 * _name_step(size) + 10
+
+
+def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int]) -> None:
+    """A seat's plaque, one row the width of the picture: the team stripe, the computer icon, the name
+    (whole: shrunk or on two lines), then at the right the level, the cards left (backs and a number), the
+    dealer or mano badge and the turn badge; the seat to play glows gold."""
+    left, top, right, bottom = box
+    team = TEAM[seat.team]
+    if seat.to_play:
+        b.add(Shape("glow", (left - 10, top - 10, right + 10, bottom + 10), role=f"turn:{i}", color=TURN,
+                    radius=14))
+        b.add(Shape("panel", box, role=f"plaque:{i}", color=TURN, fill=PLAQUE_TURN, width=4, radius=12))
+    else:
+        b.add(Shape("panel", box, role=f"plaque:{i}", color=team, fill=PLAQUE, width=2, radius=12))
+    b.add(Shape("panel", (left + 4, top + 4, left + 11, bottom - 4), color=team, fill=team, radius=3))
+    cy = (top + bottom) // 2
+    x = left + 18
+    cluster, icon = _cluster(words, seat)
+    if icon:
+        role = f"away:{i}" if seat.away else f"computer:{i}"
+        b.add(Shape("robot", (x, cy - 13, x + 26, cy + 13), role=role, color=DIM if seat.away else team))
+        x += icon
+    size, lines = _name_lines(seat.name, _name_room(words, seat))
+    step = _name_step(size)
+    first = cy + _baseline(size) - _line_height(size) // 2 - (step // 2 if len(lines) == 2 else 0) + 1
+    for k, line in enumerate(lines):
+        b.text(x, first + k * step, line, size, bold=True, color=DIM if seat.away else INK, role=f"name:{i}")
+    # the right-hand cluster, laid from the right edge leftwards
+    x = right - 10
+    if seat.to_play:
+        b.pill(x, cy, _label(words, "turn"), MIN_TEXT, fill=TURN, color=BADGE_INK, role=f"turn:{i}", align="right")
+    x -= _pill_width(_label(words, "turn"), MIN_TEXT, True, 300) + 8
+    for flag, key in ((seat.mano, "mano"), (seat.dealer, "dealer")):
+        if flag:
+            x -= b.pill(x, cy, _label(words, key), MIN_TEXT, fill=BADGE, color=BADGE_INK, role=f"{key}:{i}",
+                        align="right") + 8
+    x -= _hand_width(seat.cards_left) + 4
+    _hand(b, x, cy, seat.cards_left, f"hand:{i}")
+    x -= 8
+    if seat.level:
+        b.text(x, cy + _cap_height(MIN_TEXT) // 2, seat.level, MIN_TEXT, color=DIM, role=f"level:{i}",
+               align="right")
+
+
+def _hand(b: _Builder, x: int, cy: int, n: int, role: str) -> None:
+    """Face-down backs (at most 5) and the count."""
+    w = card_width(_BACK_H)
+    shown = max(0, min(n, 5))
+    for k in range(shown):
+        b.add(Shape("back", (x + k * _BACK_STEP, cy - _BACK_H // 2, x + k * _BACK_STEP + w,
+                             cy - _BACK_H // 2 + _BACK_H), role=role))
+    used = (shown - 1) * _BACK_STEP + w + 6 if shown else 0
+    b.text(x + used, cy + _cap_height(26) // 2, str(max(0, n)), 26, bold=True, role=role)
+
+
+# --------------------------------------------------------------------------- the felt: table cards, last play
+
+
+def _last_need(play: LastPlay | None, h: int, callout_w: int, fan: bool) -> int:
+    """The width of the last play's frame with cards ``h`` tall, its captured cards side by side or (``fan``)
+    fanned as tight as they read; 0 without a last play."""
+    if play is None:
+        return 0
+    w = card_width(h)
+    n = len(play.captured)
+    cards = (w + 6 if play.card else 0) + (34 if n or play.card else 0)
+    if n:
+        cards += w + (n - 1) * (math.ceil(w * FAN_SHOW) if fan else w + 4)
+    return max(cards, callout_w, 60) + 2 * 8
+
+
+MIN_CARD = math.ceil(MIN_RANK / RANK_CAP)
+"""Height of the smallest table card whose rank is `MIN_RANK` tall."""
+
+
+def _grid(n: int, play: LastPlay | None, callout_w: int, area: tuple[int, int, int, int]) -> tuple[int, int, bool]:
+    """(card height, cards per row, whether the last play takes a row of its own) that shows ``n`` table
+    cards and the last play (`_last_need`) largest in ``area``: the captured cards side by side with cards
+    at least `MIN_CARD` tall if that fits, else fanned, else smaller."""
+    aw, ah = area[2] - area[0] - 16, area[3] - area[1]
+    for fan, smallest in ((False, MIN_CARD), (True, MIN_CARD), (True, 24)):
+        for h in range(MAX_CARD, smallest - 1, -2):
+            w = card_width(h)
+            per_row = max(1, (aw + GAP) // (w + GAP))
+            rows = math.ceil(n / per_row) if n else 0
+            own_row = False
+            if play is not None:
+                need = _last_need(play, h, callout_w, fan)
+                if need > aw:
+                    continue
+                used = (n - (rows - 1) * per_row) * (w + GAP) if rows else 0
+                if not rows or used + 8 + need > aw:
+                    rows += 1
+                    own_row = True
+            if rows * h + max(0, rows - 1) * ROW_GAP_CARDS + 12 <= ah:
+                return h, per_row, own_row
+    return 24, max(1, n), play is not None
+
+
+def _felt(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
+          play: LastPlay | None, team: int, area: tuple[int, int, int, int]) -> None:
+    """The table cards in play order, as large as fit, in rows; the card a caída can take ringed with its
+    label; then the last play, a framed group on the same grid: the card played, an arrow and the cards it
+    took (fanned when many), its callout on the frame."""
+    callout = clean(play.callout) if play is not None else ""
+    callout_w = _pill_width(callout, MIN_TEXT + 2, True, area[2] - area[0]) if callout else 0
+    if not cards and play is None:
         cx, cy = (area[0] + area[2]) // 2, (area[1] + area[3]) // 2
-        b.text(cx, cy + 10, _label(words, "empty"), 28, color=DIM, role="empty", align="center",
+        b.text(cx, cy + 10, _label(words, "empty"), 32, color=DIM, role="empty", align="center",
                max_width=area[2] - area[0] - 20, shadow=SHADOW)
         return
+    h, per_row, own_row = _grid(len(cards), play, callout_w, area)
+    w = card_width(h)
+    rows = math.ceil(len(cards) / per_row) if cards else 0
+    total_rows = rows + (1 if own_row else 0)
+    total_h = total_rows * h + max(0, total_rows - 1) * ROW_GAP_CARDS
+    y = area[1] + 12 + max(0, (area[3] - area[1] - 12 - total_h) // 2)
     trail_at = None
     if trail is not None:
         want = Card.parse(trail)
-        for i in range(len(cards) - 1, -1, -1):
-            if Card.parse(cards[i]) is want:
-                trail_at = i
-                break
-    gap_y = 22 if trail_at is not None else 12
-    per_row, h = _grid(len(cards), area, gap_y)
-    w = card_width(h)
-    rows = math.ceil(len(cards) / per_row)
-    total_h = rows * h + (rows - 1) * gap_y
-    y = area[1] + (area[3] - area[1] - total_h) // 2
+        trail_at = next((i for i in range(len(cards) - 1, -1, -1) if Card.parse(cards[i]) is want), None)
     marks: list[Shape] = []
+    x = area[0]
+    if not cards:
+        b.text((area[0] + area[2]) // 2, y + h // 2, _label(words, "empty"), 32, color=DIM, role="empty",
+               align="center", max_width=area[2] - area[0] - 20, shadow=SHADOW)
     for r in range(rows):
         row = cards[r * per_row:(r + 1) * per_row]
-        row_w = len(row) * w + (len(row) - 1) * GAP
-        x = (area[0] + area[2] - row_w) // 2
+        x = area[0] + 8
         for j, code in enumerate(row):
             i = r * per_row + j
             code = Card.parse(code).code
@@ -232,84 +393,50 @@ def _table(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None
                 b.add(Shape("ring", (x - 4, y - 4, x + w + 4, y + h + 4), code, "trail", TRAIL, width=4,
                             radius=max(4, round(w * 0.13))))
                 pb = _Builder()
-                pb.pill(x + w // 2, y - 2, trail_label, 17, fill=TRAIL, color=INK, role="trail_label",
-                        align="center", max_width=max(w + 40, 80))
+                pb.pill(x + w // 2, y - 2, trail_label, MIN_TEXT, fill=TRAIL, color=INK, role="trail_label",
+                        align="center", max_width=max(w + 60, 100))
                 marks.extend(pb.shapes)
             x += w + GAP
-        y += h + gap_y
+        if r < rows - 1 or own_row:
+            y += h + ROW_GAP_CARDS
     for shape in marks:  # labels on top of every card
         b.add(shape)
+    if play is not None:
+        left = area[0] + 8 if own_row or not cards else x + 8
+        _last_play(b, play, team, callout, callout_w, (left, y, area[2] - 4), h)
 
 
-def _hand(b: _Builder, x: int, cy: int, n: int, role: str) -> int:
-    """Face-down backs (at most 5) and the count; returns the width used."""
-    h = 26
+def _last_play(b: _Builder, play: LastPlay, team: int, callout: str, callout_w: int,
+               place: tuple[int, int, int], h: int) -> None:
+    """The last play at ``place`` (left, top of its cards, right limit), cards ``h`` tall."""
+    left, top, limit = place
+    i = play.seat
+    pad = 8
     w = card_width(h)
-    step = 9
-    shown = max(0, min(n, 5))
-    for k in range(shown):
-        b.add(Shape("back", (x + k * step, cy - h // 2, x + k * step + w, cy - h // 2 + h), role=role))
-    used = (shown - 1) * step + w + 6 if shown else 0
-    used += b.text(x + used, cy + 8, str(max(0, n)), 22, bold=True, role=role)
-    return used
-
-
-def _badges(b: _Builder, words: _Words, seat: SeatScene, i: int, x: int, cy: int, limit: int) -> int:
-    start = x
-    if seat.level:
-        x += b.pill(x, cy, seat.level, 16, fill=LEVEL, color=INK, role=f"level:{i}", bold=False,
-                    max_width=max(30, limit - x)) + 5
-    for flag, key in ((seat.dealer, "dealer"), (seat.mano, "mano")):
-        if flag:
-            x += b.pill(x, cy, _label(words, key), 16, fill=BADGE, color=BADGE_INK, role=f"{key}:{i}",
-                        max_width=max(30, limit - x)) + 5
-    return x - start
-
-
-def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int],
-            tall: bool) -> None:
-    left, top, right, bottom = box
-    team = TEAM[seat.team]
-    if seat.to_play:
-        b.add(Shape("glow", (left - 12, top - 12, right + 12, bottom + 12), role=f"turn:{i}", color=TURN,
-                    radius=14))
-        b.add(Shape("panel", box, role=f"plaque:{i}", color=TURN, fill=PLAQUE_TURN, width=4, radius=14))
-    else:
-        b.add(Shape("panel", box, role=f"plaque:{i}", color=team, fill=PLAQUE, width=2, radius=14))
-    b.add(Shape("panel", (left + 4, top + 4, left + 11, bottom - 4), color=team, fill=team, radius=3))
-    x = left + 18
-    name_size = 24 if tall else 26
-    row1 = top + 30
-    limit = right - 10
-    if seat.to_play and not tall:
-        limit -= b.pill(right - 10, row1 - 8, _label(words, "turn"), 18, fill=TURN, color=BADGE_INK,
-                        role=f"turn:{i}", align="right", max_width=110) + 8
-    elif seat.to_play:  # a tab on the top edge
-        b.pill(right - 12, top, _label(words, "turn"), 17, fill=TURN, color=BADGE_INK, role=f"turn:{i}",
-               align="right", max_width=right - left - 24)
-    computer = seat.level is not None or seat.away
-    icon_role = f"away:{i}" if seat.away else f"computer:{i}"
-    icon_color = DIM if seat.away else team
-    if computer and not tall:
-        b.add(Shape("robot", (x, row1 - 19, x + 22, row1 + 3), role=icon_role, color=icon_color))
-        x += 28
-    name_size = _fitting_size(seat.name, name_size, 18, limit - x, True)
-    name = fit_text(seat.name, name_size, limit - x, True) or "?"
-    b.text(x, row1, name, name_size, bold=True, color=DIM if seat.away else INK, role=f"name:{i}",
-           max_width=limit - x)
-    x = left + 18
-    if tall:
-        row2 = top + 50
-        used = _hand(b, x, row2, seat.cards_left, f"hand:{i}")
-        row3 = top + 77
-        if computer:
-            b.add(Shape("robot", (x, row3 - 10, x + 20, row3 + 10), role=icon_role, color=icon_color))
-            x += 25
-        _badges(b, words, seat, i, x, row3, right - 8)
-    else:
-        row2 = top + 47
-        used = _hand(b, x, row2, seat.cards_left, f"hand:{i}")
-        _badges(b, words, seat, i, x + used + 10, row2, right - 8)
+    captured = [Card.parse(c).code for c in play.captured]
+    fixed = (w + 6 if play.card else 0) + (34 if captured or play.card else 0)
+    room = max(0, limit - left - 2 * pad - fixed)
+    step, fanned = _captured_row(len(captured), h, room)
+    cards_w = fixed + ((len(captured) - 1) * step + w if captured else 0)
+    width = max(cards_w, callout_w, 60) + 2 * pad
+    box = (left, top - pad, min(limit, left + width), top + h + pad)
+    b.add(Shape("panel", box, role=f"last:{i}", color=TEAM[team], fill=PLAQUE, width=3, radius=12))
+    x = box[0] + pad + max(0, (box[2] - box[0] - 2 * pad - cards_w) // 2)
+    cy = top + h // 2
+    if play.card:
+        b.add(Shape("card", (x, top, x + w, top + h), Card.parse(play.card).code, "played"))
+        x += w + 6
+    if captured:
+        b.add(Shape("arrow", (x, cy - 10, x + 26, cy + 10), "right", f"last:{i}", TURN))
+        x += 34
+        for k, code in enumerate(captured):
+            cx = x + k * step
+            b.add(Shape("fanned" if fanned else "card", (cx, top, cx + w, top + h), code, "captured"))
+    elif play.card:  # a trail: the card went to the table
+        b.add(Shape("arrow", (x + 2, cy - 13, x + 26, cy + 13), "up", f"last:{i}", TURN))
+    if callout:
+        b.pill((box[0] + box[2]) // 2, box[1], callout, MIN_TEXT + 2, fill=TURN, color=BADGE_INK, role="callout",
+               align="center", max_width=box[2] - box[0])
 
 
 def _captured_row(n: int, height: int, room: int) -> tuple[int, bool]:
@@ -321,106 +448,6 @@ def _captured_row(n: int, height: int, room: int) -> tuple[int, bool]:
     return max(math.ceil(cw * FAN_SHOW), (room - cw) // (n - 1)), True
 
 
-def _callout_lines(text: str, largest: int, smallest: int, max_width: int) -> tuple[int, tuple[str, ...]]:
-    """(size, lines) of a callout in ``max_width``: one line at the largest size that fits, else two lines
-    split at the space that balances them best, else (too long anyway) cut at the smallest size."""
-    sizes = range(largest, smallest - 1, -2)
-    for size in sizes:
-        if text_width(text, size, True) <= max_width:
-            return size, (text,)
-    words = text.split()
-    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
-    if not splits:
-        return smallest, (text,)
-    a, b = min(splits, key=lambda p: max(text_width(p[0], smallest, True), text_width(p[1], smallest, True)))
-    for size in sizes:
-        if max(text_width(a, size, True), text_width(b, size, True)) <= max_width:
-            return size, (a, b)
-    return smallest, (a, b)
-
-
-def _callout_need(text: str, smallest: int) -> int:
-    """The narrowest a callout can be drawn whole: one line, or two balanced lines, at ``smallest``."""
-    words = text.split()
-    two = min((max(text_width(" ".join(words[:k]), smallest, True), text_width(" ".join(words[k:]), smallest, True))
-               for k in range(1, len(words))), default=10_000)
-    return min(text_width(text, smallest, True), two)
-
-
-def _last_play(b: _Builder, play: LastPlay, team: int, where: str, plaque: tuple[int, int, int, int]) -> None:
-    """The last play beside the plaque of its seat. Top and bottom seats: one row to the right of the
-    plaque (card played, arrow, captured cards, callout in one or two lines). Side seats (4 players): a box
-    below the plaque (the column is free down to the felt's edge): the cards (the captured ones on a row
-    of their own when many), then the callout. A trail gets an arrow pointing to the table."""
-    i = play.seat
-    pad = 8
-    tall = where in ("left", "right")
-    card_h, cap_h = (48, 40) if tall else (52, 44)
-    callout = " ".join(fit_text(play.callout, 24, 10_000, True).split())
-    played_w = card_width(card_h) + 6 if play.card else 0
-    captured = [Card.parse(c).code for c in play.captured]
-    arrow_w = 30 if captured else (24 if play.card else 0)
-    cw = card_width(cap_h)
-    natural = len(captured) * cw + max(0, len(captured) - 1) * 4
-    least = cw + max(0, len(captured) - 1) * math.ceil(cw * FAN_SHOW) if captured else 0
-    size, lines = 0, cast("tuple[str, ...]", ())
-    second_row = False
-    if tall:
-        inner = plaque[2] - plaque[0] - 2 * pad
-        room = inner - played_w - arrow_w
-        if captured and least > room:  # the captured cards go on a row of their own
-            second_row, room = True, inner
-        if callout:
-            size, lines = _callout_lines(callout, 22, 16, inner)
-        height = 2 * pad + card_h + (6 + cap_h if second_row else 0) + (26 * len(lines) + 2 if lines else 0)
-        box = (plaque[0], plaque[3] + 8, plaque[2], plaque[3] + 8 + height)
-    else:
-        avail = W - 12 - (plaque[2] + 10) - 2 * pad
-        fixed = played_w + arrow_w
-        room = min(natural, avail - fixed)
-        width = fixed + room
-        if callout:
-            if avail - fixed - natural - 10 < _callout_need(callout, 18):
-                room = max(least, min(natural, avail - fixed - 10 - _callout_need(callout, 16)))
-            size, lines = _callout_lines(callout, 24, 16, avail - fixed - room - 10)
-            text_w = min(max(text_width(line, size, True) for line in lines), avail - fixed - room - 10)
-            width = fixed + room + 10 + text_w
-        box = (plaque[2] + 10, plaque[1], plaque[2] + 10 + max(60, width + 2 * pad), plaque[3])
-    left, top, right, bottom = box
-    b.add(Shape("panel", box, role=f"last:{i}", color=TEAM[team], fill=PLAQUE, width=2, radius=12))
-    x = left + pad
-    cy = top + pad + card_h // 2 if tall else (top + bottom) // 2
-    if play.card:
-        code = Card.parse(play.card).code
-        b.add(Shape("card", (x, cy - card_h // 2, x + card_width(card_h), cy - card_h // 2 + card_h), code, "played"))
-        x += played_w
-    if captured:
-        b.add(Shape("arrow", (x, cy - 9, x + 24, cy + 9), "right", f"last:{i}", TURN))
-        x += arrow_w
-        if second_row:
-            x, cy = left + pad, top + pad + card_h + 6 + cap_h // 2
-        step, fanned = _captured_row(len(captured), cap_h, room)
-        for k, code in enumerate(captured):
-            cx = x + k * step
-            b.add(Shape("fanned" if fanned else "card", (cx, cy - cap_h // 2, cx + cw, cy - cap_h // 2 + cap_h),
-                        code, "captured"))
-        x += (len(captured) - 1) * step + cw
-    elif play.card:  # a trail: the card went to the table
-        toward = {"bottom": "up", "top": "down", "left": "right", "right": "left"}[where]
-        b.add(Shape("arrow", (x - 2, cy - 12, x + 16, cy + 12), toward, f"last:{i}", TURN))
-        x += arrow_w - 6
-    step_y = _line_height(size) - _pad(size) if lines else 0
-    for k, line in enumerate(lines):
-        if tall:
-            baseline = top + pad + card_h + (6 + cap_h if second_row else 0) + 26 + k * step_y
-            b.text((left + right) // 2, baseline, line, size, bold=True, color=TURN, role="callout",
-                   align="center", max_width=right - left - 2 * pad, shadow=SHADOW)
-        else:
-            baseline = cy + size // 3 + round((k - (len(lines) - 1) / 2) * step_y)
-            b.text(x + 10, baseline, line, size, bold=True, color=TURN, role="callout",
-                   max_width=right - pad - x - 10, shadow=SHADOW)
-
-
 def _shapes(build: Any, *args: Any) -> tuple[Shape, ...]:
     b = _Builder()
     build(b, *args)
@@ -430,7 +457,7 @@ def _shapes(build: Any, *args: Any) -> tuple[Shape, ...]:
 @lru_cache(maxsize=256)
 def _title(title: str) -> tuple[Shape, ...]:
     b = _Builder()
-    b.text(W // 2, 21, title, 19, color=DIM, role="title", align="center", max_width=W - 20)
+    b.text(W // 2, 28, title, MIN_TEXT, color=DIM, role="title", align="center", max_width=W - 16, bold=True)
     return tuple(b.shapes)
 
 
@@ -440,27 +467,34 @@ def _score_part(words: _Words, data: SideScene, side: int) -> tuple[Shape, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _table_part(words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str,
-                area: tuple[int, int, int, int]) -> tuple[Shape, ...]:
-    return _shapes(_table, words, cards, trail, trail_label, area)
+def _felt_part(words: _Words, cards: tuple[str, ...], trail: str | None, trail_label: str, play: LastPlay | None,
+               team: int, area: tuple[int, int, int, int]) -> tuple[Shape, ...]:
+    return _shapes(_felt, words, cards, trail, trail_label, play, team, area)
 
 
 @lru_cache(maxsize=2048)
-def _plaque_part(words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int],
-                 tall: bool) -> tuple[Shape, ...]:
-    return _shapes(_plaque, words, seat, i, box, tall)
+def _plaque_part(words: _Words, seat: SeatScene, i: int, box: tuple[int, int, int, int]) -> tuple[Shape, ...]:
+    return _shapes(_plaque, words, seat, i, box)
 
 
 @lru_cache(maxsize=1024)
-def _last_play_part(play: LastPlay, team: int, where: str, box: tuple[int, int, int, int]) -> tuple[Shape, ...]:
-    return _shapes(_last_play, play, team, where, box)
+def _plaque_boxes(words: _Words, seats: tuple[SeatScene, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    """The plaques' boxes, one row each in turn order from the top; depends on what each plaque shows but
+    not on whose turn it is."""
+    boxes = []
+    y = PLAQUES_TOP
+    for seat in seats:
+        height = plaque_height(words, replace(seat, to_play=False))
+        boxes.append((PLAQUE_X[0], y, PLAQUE_X[1], y + height))
+        y += height + ROW_GAP
+    return tuple(boxes)
 
 
 def parts(scene: TableScene) -> tuple[tuple[Shape, ...], ...]:
     """The shapes of ``scene`` by part of the picture, in drawing order: the title, the two score panels, the
-    table cards, each seat's plaque, and the last play (when there is one). Each part is cached by what it
-    shows, so the parts that did not change since a recent picture are the same objects (and cost nothing
-    to lay out again).
+    felt (table cards and the last play), and each seat's plaque. Each part is cached by what it shows, so
+    the parts that did not change since a recent picture are the same objects (and cost nothing to lay out
+    again).
 
     Raises:
         SceneError, CardError: as `layout`.
@@ -468,16 +502,13 @@ def parts(scene: TableScene) -> tuple[tuple[Shape, ...], ...]:
     _check(scene)
     words = _words(scene)
     out = [_title(scene.title), _score_part(words, scene.sides[0], 0), _score_part(words, scene.sides[1], 1)]
-    four = len(scene.seats) == 4
-    out.append(_table_part(words, scene.table_cards, scene.trail, scene.trail_label, AREA_4 if four else AREA_2))
-    places = ("bottom", "right", "top", "left") if four else ("bottom", "top")
-    boxes = {"bottom": BOTTOM_PLAQUE, "top": TOP_PLAQUE, "left": SIDE_PLAQUES[0], "right": SIDE_PLAQUES[1]}
-    for i, where in enumerate(places):
-        out.append(_plaque_part(words, scene.seats[i], i, boxes[where], where in ("left", "right")))
+    boxes = _plaque_boxes(words, tuple(replace(s, to_play=False) for s in scene.seats))
+    area = (FELT_BOX[0] + 6, boxes[-1][3] + 6, FELT_BOX[2] - 6, FELT_BOX[3] - 6)
     play = scene.last_play
-    if play is not None:
-        where = places[play.seat]
-        out.append(_last_play_part(play, scene.seats[play.seat].team, where, boxes[where]))
+    team = scene.seats[play.seat].team if play is not None else 0
+    out.append(_felt_part(words, scene.table_cards, scene.trail, scene.trail_label, play, team, area))
+    for i, seat in enumerate(scene.seats):
+        out.append(_plaque_part(words, seat, i, boxes[i]))
     return tuple(out)
 
 
@@ -489,3 +520,35 @@ def layout(scene: TableScene) -> Layout:
         CardError: a card code names no card.
     """
     return Layout(SIZE, tuple(shape for part in parts(scene) for shape in part))
+
+
+@dataclass(frozen=True)
+class TextItem:
+    """One text of the picture, as `text_items` lists it.
+
+    Attributes:
+        role: the shape's role (``"name:0"``, ``"score:1"``, ``"callout"`` …). text: as drawn.
+        size: the font size asked for, in pixels of the picture. box: (left, top, right, bottom) of the text
+            (a badge's whole box for a badge). clipped: drawn with ``…`` in place of its end.
+    """
+
+    role: str
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+    clipped: bool
+
+
+def text_items(plan: Layout) -> tuple[TextItem, ...]:
+    """Every text and badge of ``plan``, with its font size and box, in drawing order (for checking the
+    sizes against the picture's width: `MIN_TEXT`)."""
+    return tuple(TextItem(s.role, s.value, s.size, s.box, s.value.endswith("…")) for s in plan.shapes
+                 if s.kind in ("text", "pill"))
+
+
+def rank_heights(plan: Layout) -> tuple[tuple[str, str, int], ...]:
+    """(role, card code, capital height of its rank in pixels) of every face-up card drawn whole (table
+    cards, the card played, captured cards side by side); a fanned card's rank is `FANNED_RANK_CAP` of
+    its height."""
+    return tuple((s.role, s.value, round((s.box[3] - s.box[1]) * (RANK_CAP if s.kind == "card" else FANNED_RANK_CAP)))
+                 for s in plan.shapes if s.kind in ("card", "fanned"))

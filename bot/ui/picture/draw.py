@@ -32,7 +32,6 @@ from .shapes import (
     SHADOW,
     SIZE,
     TEAM,
-    TITLE_BOX,
     TRAIL,
     TURN,
     LastPlay,
@@ -40,7 +39,6 @@ from .shapes import (
     Shape,
     SideScene,
     TableScene,
-    W,
 )
 from .text import _baseline, _cap_height, _text_mask
 
@@ -133,8 +131,6 @@ def _robot(size: int, color: tuple[int, int, int]) -> Image.Image:
 def _background(seats: int) -> Image.Image:
     """The fixed part of the picture: dark strips and the felt with a soft light in the middle."""
     img = Image.new("RGB", SIZE, DARK)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, TITLE_BOX[3], W, FELT_BOX[1]), fill=DARK)
     fw, fh = FELT_BOX[2] - FELT_BOX[0], FELT_BOX[3] - FELT_BOX[1]
     light = Image.radial_gradient("L").resize((fw, fh), Image.Resampling.BILINEAR)
     light = light.point(lambda v: min(255, int(v * 1.25)))
@@ -188,7 +184,7 @@ def _pastes(shape: Shape) -> tuple[_Paste, ...]:
         badge = _rounded(right - left, bottom - top, shape.radius, shape.fill, None, 0)
         mask = _text_mask(shape.value, shape.size, shape.bold)
         tx = left + (right - left - mask.width) // 2
-        ty = (top + bottom) // 2 + _cap_height(shape.size) // 2 - _baseline(shape.size)
+        ty = (top + bottom) // 2 + _cap_height(shape.size) // 2 - _baseline(shape.size) + 1
         return ((badge, left, top, None), (mask, tx, ty, shape.color))
     if kind == "arrow":
         return ((_arrow(right - left, bottom - top, shape.color, shape.value or "right"), left, top, None),)

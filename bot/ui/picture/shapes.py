@@ -6,8 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-SIZE = (800, 500)
-"""Width and height of the picture, in pixels."""
+SIZE = (600, 600)
+"""Width and height of the picture, in pixels. Square: a phone shows the picture about 300 px wide, and
+width is what a phone lacks; 1 : 1 gives room for two rows of legible table cards, the seats in turn order
+and the score, and at ~300 px tall leaves the rest of a phone screen to the turn line and the buttons."""
+
+PHONE_WIDTH = 300
+"""The width, in pixels, a phone shows the picture at (Discord on a 390 px phone: 280–320 px)."""
+
+MIN_TEXT = 24
+"""Smallest font size (pixels) of any text in the picture: 4 % of its width, 12 px on a phone."""
+
+MIN_RANK = 48
+"""Smallest height (pixels) of a card's rank, capital height, on a face drawn whole (`card_image`): 8 % of
+the width, 24 px on a phone."""
 
 
 DEFAULT_LABELS: Mapping[str, str] = {
@@ -31,7 +43,8 @@ class SeatScene:
     """One seat, as the picture shows it.
 
     Attributes:
-        name: plain-text display name (no markdown); drawn as far as the font allows, clipped with ``…``.
+        name: plain-text display name (no markdown); drawn whole, shrunk down to `MIN_TEXT` or on two
+            lines, and cut with ``…`` only when two lines cannot hold it; characters the font lacks dropped.
         cards_left: cards in hand (0–5 in play).
         team: 0 or 1; colours the plaque like ``TableScene.sides[team]``.
         dealer, mano: badges.
@@ -200,12 +213,12 @@ class Layout:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        """Seat names as drawn, in turn order."""
-        names = {}
+        """Seat names as drawn, in turn order (a name on two lines joined by a space)."""
+        names: dict[int, list[str]] = {}
         for s in self.shapes:
             if s.role.startswith("name:"):
-                names[int(s.role[5:])] = s.value
-        return tuple(names[i] for i in sorted(names))
+                names.setdefault(int(s.role[5:]), []).append(s.value)
+        return tuple(" ".join(names[i]) for i in sorted(names))
 
     @property
     def hands(self) -> tuple[int, ...]:
@@ -266,15 +279,15 @@ BADGE = (232, 236, 240)
 BADGE_INK = (24, 28, 34)
 LEVEL = (92, 104, 120)
 
-TITLE_BOX = (0, 0, W, 30)
-SCORE_BOXES = ((8, 36, 396, 102), (404, 36, 792, 102))
-FELT_BOX = (4, 108, W - 4, H - 4)
-PLAQUE_H = 64
-TOP_PLAQUE = (190, 116, 460, 116 + PLAQUE_H)
-BOTTOM_PLAQUE = (190, H - 10 - PLAQUE_H, 460, H - 10)
-SIDE_PLAQUES = ((10, 194, 184, 290), (W - 184, 194, W - 10, 290))  # left, right (4 players)
-AREA_2 = (20, 194, W - 20, 416)
-AREA_4 = (194, 194, W - 194, 416)
-MAX_CARD = 140
-MIN_TABLE = 24
-GAP = 10
+TITLE_BOX = (0, 0, W, 32)
+HEADER_TOP = 36
+HEADER_H = 100
+COLUMNS = ((8, W // 2 - 4), (W // 2 + 4, W - 8))
+FELT_BOX = (4, HEADER_TOP + HEADER_H + 4, W - 4, H - 4)
+PLAQUES_TOP = FELT_BOX[1] + 6
+PLAQUE_X = (12, W - 12)
+ROW = 42
+ROW_GAP = 4
+MAX_CARD = 130
+GAP = 8
+ROW_GAP_CARDS = 18

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image
 
-from .arrange import _last_play_part, _plaque_part, _score_part, _table_part, _title, parts
+from .arrange import _felt_part, _name_lines, _plaque_boxes, _plaque_part, _score_part, _title, parts
 from .draw import _arrow, _background, _draw, _glow, _palette, _pastes, _quantize, _robot, _rounded, _shadow
 from .shapes import H, Shape, TableScene, W
 from .text import (
@@ -21,10 +21,9 @@ from .text import (
     _cap_height,
     _covered,
     _line_height,
-    _mark_mask,
     _notdef,
     _text_mask,
-    _units,
+    clean,
     fit_text,
     text_width,
 )
@@ -201,8 +200,8 @@ def render_table(scene: TableScene) -> bytes:
 def _clear_caches() -> None:
     """Forget every cached tile, measure and piece of art of this module (tests; memory)."""
     _TILES.clear()
-    for cached in (_notdef, _covered, _units, _line_height, _baseline, _cap_height, _advance, text_width, fit_text,
-                   _mark_mask, _text_mask, _rounded, _glow, _shadow, _arrow, _robot, _background, _extent,
-                   _base, _palette, _part_tiles, _title, _score_part, _table_part, _plaque_part,
-                   _last_play_part):
+    for cached in (_notdef, _covered, clean, _line_height, _baseline, _cap_height, _advance, text_width, fit_text,
+                   _text_mask, _rounded, _glow, _shadow, _arrow, _robot, _background, _extent,
+                   _base, _palette, _part_tiles, _title, _score_part, _felt_part, _plaque_part, _plaque_boxes,
+                   _name_lines):
         cached.cache_clear()
