@@ -94,7 +94,10 @@ def _height(messages: list[dict[str, Any]], out: Path, name: str, names: dict[st
 async def scenario(players: int, people: int, out: Path) -> dict[str, Any]:
     """Play one mesa in a fresh bot; measure the channel it leaves and the live table mid-hand."""
     seeds = iter(f"channel-{players}-{people}-{i}" for i in range(1000))
-    settings = Settings(token="bench", database_path=str(out / f"bench-{players}.db"), ai_delay=0,
+    database = out / f"bench-{players}.db"
+    for old in out.glob(f"bench-{players}.db*"):  # a fresh database: table #1
+        old.unlink()
+    settings = Settings(token="bench", database_path=str(database), ai_delay=0,
                         ai_workers=0, picture_workers=0)
     bot = CuarentaBot(settings, ai_delay=0, seed_factory=lambda: next(seeds), edit_interval=1.0,
                       offload=_inline, shard_count=1)
@@ -118,6 +121,7 @@ async def scenario(players: int, people: int, out: Path) -> dict[str, Any]:
         stored = sorted(env.backend.messages.get(channel.id, {}).values(), key=lambda m: m.id)
         left = [_preview_message(env, m, out, i + 1) for i, m in enumerate(stored) if m.visible_to(None)]
         tag = f"{players}p"
+        await env.bot.store.close()  # SimCord detaches the bot without closing it: its database thread
         return {"hands": table.game.hand_number, "plays": len(table.game.plays), "messages": len(left),
                 "channel": _height(left, out, f"channel-{tag}", names),
                 "live": _height(live, out, f"live-{tag}", names)}
@@ -141,6 +145,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    import faulthandler
     main()
-    faulthandler.dump_traceback_later(20, exit=True)
