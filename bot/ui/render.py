@@ -408,7 +408,8 @@ def score_line(table: Table, view: GameView, lang: str) -> str:
 
 def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: Choice | None = None,
                  page: int = 0, final: str | None = None, faces: CardFaces = CardFaces.TEXT) -> Payload:
-    """A player's hand (DM or ephemeral): server, channel and table; whose turn (and the deadline); the
+    """A player's hand (DM or ephemeral): on the player's turn, first "¡Te toca, <name>!" (the line a turn
+    alert's notification shows); server, channel and table; whose turn (and the deadline); the
     last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
     emoji when available), enabled only on the player's turn; the trail control for cards that could
     capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
@@ -423,7 +424,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     my_turn = view.my_turn and table.status == PLAYING
     if view.to_play is None or table.status != PLAYING:
         lines.append(final or t("dm.over", lang))
-    elif my_turn:
+    elif my_turn:  # the first line, which a phone's notification shows: "¡Te toca, ana!", then where
+        lines.insert(0, t("dm.your_turn_title", lang, name=seat_name(table, seat, lang)))
         deadline = _deadline(table)
         lines.append(t("dm.your_turn", lang) + (f" ⏳ {when_text(deadline)}" if deadline and not away else ""))
     else:

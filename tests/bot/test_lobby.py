@@ -31,7 +31,7 @@ async def test_a_computer_shows_its_level_in_the_lobby(world):
     table = table_of(world, 1)
     assert [s.ai for s in table.seats if s is not None and s.is_ai] == ["dificil"]
     lobby = next(m for m in world.channel.history() if m.id == table.messages.lobby)
-    assert "Computadora 1 (difícil)" in lobby.embeds[0].fields[1].value
+    assert "Compu 1 (difícil)" in lobby.embeds[0].fields[1].value
 
 
 async def test_a_one_v_one_lobby_names_seats_not_teams(world):
@@ -58,7 +58,7 @@ async def test_full_team_and_joining_twice_are_refused(world):
     full = await world.caro.slash(world.channel, "cuarenta join", team="A")
     assert full.ephemeral and full.response.content == "Team A is full."
     twice = await world.beto.slash(world.channel, "cuarenta join", team="B")
-    assert twice.ephemeral and twice.response.content == "You are already seated at this table."
+    assert twice.ephemeral and twice.response.content == "You are already seated at Table #1."
 
 
 async def test_sitting_at_two_tables_is_refused(world):
