@@ -170,16 +170,18 @@ def when_text(instant: float) -> str:
 
 
 def lobby_payload(table: Table, lang: str) -> Payload:
-    """The lobby message: rules, seats by side (computers with their level), host, and the join, leave
-    and start buttons, and the one way to seat a computer: a select that asks for its level."""
+    """The lobby message, short enough for a phone (at most 500 px at 390 px width): rules and host on one
+    line, the turn timer, a line on how to join, seats by side (computers with their level), and the
+    join, leave and start buttons, and the one way to seat a computer: a select that asks for its level.
+    The preset's description is `/cuarenta rules`'s, not repeated here."""
     embed = discord.Embed(title=t("lobby.title", lang, table=table.id, mode=t(f"lobby.mode.{table.players}", lang)),
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
-    embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)), t(f"rules.blurb.{table.preset}", lang),
-                                   t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang),
+    embed.description = "\n".join([f"{t('lobby.rules', lang, preset=rules_label(table, lang))} · {t('lobby.host', lang, host=host)}",
+                                   *_lobby_timer_lines(table, lang),
                                    *([t("lobby.hints", lang)] if table.hints else []),
                                    *house_lines(table, lang),
-                                   *(["", t("lobby.help_levels", lang, level=level_word("medio", lang))]
+                                   *([t("lobby.help_levels", lang, level=level_word("medio", lang))]
                                      if table.status == LOBBY else [])])  # how to join: while one can
     for team in (0, 1):
         lines = []
