@@ -212,6 +212,17 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     return Payload(embed=embed, view=make_view(row, [select]))
 
 
+def computer_seated_text(table: Table, team: int, lang: str) -> str:
+    """What the host is told after seating a computer player on ``team``: its one name with its level
+    (`seat_name`), and the team only in 2 v 2: ``"Compu 1 (difícil) se sentó."`` in 1 v 1,
+    ``"Compu 2 (media) se sentó en el equipo B."`` in 2 v 2. The computer is the newest one on that team."""
+    computers = [(s.ai_number, i) for i in table.team_seats(team) if (s := table.seats[i]) is not None and s.is_ai]
+    name = seat_name(table, max(computers)[1], lang) if computers else "?"
+    if table.players == 2:
+        return t("ok.computer_seated", lang, name=name)
+    return t("ok.computer_seated_team", lang, name=name, team=TEAMS[team])
+
+
 def _lobby_timer_lines(table: Table, lang: str) -> list[str]:
     if table.status != LOBBY or table.timers.lobby_deadline is None:
         return []
@@ -482,7 +493,7 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
 
 __all__ = [
     "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select",
-    "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
+    "closed_payload", "computer_seated_text", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
     "moved_payload", "order_line", "play_lines", "seat_name", "side_line", "side_title",
     "table_link", "table_payload", "turn_ping_payload", "when_text", "with_picture",
 ]

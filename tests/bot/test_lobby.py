@@ -191,3 +191,15 @@ async def test_a_refusal_about_this_channels_table_names_it_for_a_host_of_anothe
     await world.caro.slash(other, "cuarenta new", players=2)
     result = await world.ana.slash(other, "cuarenta start")
     assert "Table #2 in this channel; your table is #1" in result.response.content
+
+
+async def test_a_seated_player_joining_again_after_the_start_is_told_where_they_sit(world):
+    """`/cuarenta unirse` from a player of the table that already started says they are already seated at
+    Mesa #N (not that the table started); someone not seated is still told it started."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")  # full: it starts
+    assert table_of(world, 1).status == "playing"
+    again = await world.beto.slash(world.channel, "cuarenta join")
+    assert again.ephemeral and again.response.content == "You are already seated at Table #1."
+    other = await world.caro.slash(world.channel, "cuarenta join")
+    assert other.response.content == t("err.not_lobby", "en")
