@@ -58,6 +58,8 @@ def test_the_turn_alerts_first_line_is_its_your_turn_then_table_server_and_chann
     lines = render.hand_payload(table, seat, game.view(seat), lang).content.splitlines()
     assert lines[0] == first
     assert lines[1] == "**" + t("dm.header", lang, table=3, guild="Quito Club", channel="mesa") + "**"
+    ping = render.turn_ping_payload(table, seat, lang).content  # the channel's alert, for closed DMs
+    assert ping.startswith("🔔 " + first.strip("*").replace("ana", "<@1>")), ping
     other = render.hand_payload(table, 1 - seat, game.view(1 - seat), lang).content.splitlines()
     assert other[0].startswith("**" + t("dm.header", lang, table=3, guild="Quito Club", channel="mesa")[:6]), \
         "not your turn: no «¡Te toca!»"
