@@ -158,13 +158,14 @@ class Lobby:
         A table that becomes full starts.
 
         Raises:
-            WrongStateError: not a lobby. SeatError: already seated here or elsewhere, team or table full.
+            SeatError: already seated here (said even once the table started), or elsewhere; team or table
+            full. WrongStateError: not a lobby.
         """
         table = await self._fetch(table_id)
         async with self.seating, self._locks.held(table), self._writer.unchanged_on_error(table):
+            if table.is_open and table.seat_of(user_id) is not None:  # said first: told where they sit
+                raise SeatError("err.already_seated", table=table.id)
             self._require_lobby(table)
-            if table.seat_of(user_id) is not None:
-                raise SeatError("err.already_seated")
             self._check_not_seated_elsewhere(user_id, table)
             team = self._pick_team(table, team)
             seat = table.free_seats(team)[0]

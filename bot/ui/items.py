@@ -9,6 +9,7 @@ custom_id formats (all under 100 characters):
     ``c4:c:<table>:<nonce>:<card>``      select: which capture to make with <card> (values: codes joined by '.', '-' = trail)
     ``c4:h:<table>``                     the "my hand" button on the public table message
     ``c4:y:<table>``                     "¿Por qué?": the table's last play explained, ephemerally
+    ``c4:e:<table>:<newest>``            "¿Por qué?"'s menu: explain the play <value> back from play <newest>
     ``c4:r:<table>``                     rematch
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
@@ -214,7 +215,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:h:(?P<
 
 
 class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<table>\d+)"):
-    """"¿Por qué?": the last play of the table explained, ephemerally, to whoever clicks."""
+    """"¿Por qué?": the last play of the table explained, ephemerally, to whoever clicks, with a menu of
+    the hand's last plays (`WhySelect`)."""
 
     def __init__(self, table_id: int, *, label: str) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
@@ -234,8 +236,43 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<t
         return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the component handler."""
-        await _handler(interaction).on_why(interaction, self.table_id)
+        """Answer with the last play explained and the menu of the hand's last plays (`bot.ui.why`)."""
+        from .why import answer_why  # bot.ui.why builds its menu from this module's WhySelect
+
+        await answer_why(interaction, self.table_id)
+
+
+class WhySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:e:(?P<table>\d+):(?P<step>\d+)"):
+    """«¿Por qué?»'s menu of the hand's last plays (on its ephemeral answer): pick one to have it explained.
+    The custom_id carries the table and the newest play listed (its index in the mesa); each value is a
+    play's distance back from it."""
+
+    def __init__(self, table_id: int, newest: int, *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=self.id_for(table_id, newest), placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="·", value="0")]))
+        self.table_id = table_id
+        self.newest = newest
+
+    @staticmethod
+    def id_for(table_id: int, newest: int) -> str:
+        """``c4:e:<table>:<newest>``."""
+        return f"c4:e:{table_id}:{newest}"
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> WhySelect:
+        """Rebuild the item from the custom_id of a pick (also after a restart)."""
+        select = select_of(item)
+        return cls(int(match["table"]), int(match["step"]), options=select.options or None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Explain the play picked, in place (`bot.ui.why.answer_why`); a value that is no distance back
+        (forged) explains the newest play."""
+        from .why import answer_why  # bot.ui.why builds its menu from this class
+
+        value = chosen_value(interaction)
+        await answer_why(interaction, self.table_id, self.newest, int(value) if value.isdigit() else 0)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(?P<table>\d+)"):
@@ -330,5 +367,5 @@ COMPUTER_LEVELS = ("facil", "medio", "dificil")
 """The levels a host can pick for a computer player (the lobby's select)."""
 
 DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton,
-                 LevelSelect, RematchVoteButton, WhyButton)
+                 LevelSelect, RematchVoteButton, WhyButton, WhySelect)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

@@ -86,9 +86,10 @@ def play_log(table: Table, hand: Sequence[Event], lang: str, first: int | None =
 
 
 def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[str]:
-    """Points by player and kind: ``"ana: 2 caídas +4 · 1 limpia +2 · 1 periquito +6"`` (a play that took
-    two periquitos counts two, §9). Plays whose points did not count (R30 at 38, R15 past the cut-off) are
-    counted apart, with why: ``"1 limpia +0 (no cuenta: 38 no juega)"``, so that the sums add up."""
+    """Points by player and kind: ``"ana: 2 caídas +4 · 1 caída en ronda +4 · 1 limpia +2 · 1 periquito +6"``
+    (each kind apart, so that each sum reads right, R25; a play that took two periquitos counts two, §9).
+    Plays whose points did not count (R30 at 38, R15 past the cut-off) are counted apart, with why:
+    ``"1 limpia +0 (no cuenta: 38 no juega)"``, so that the sums add up."""
     per_seat: dict[tuple[int, str], dict[tuple[str, str | None], list[int]]] = {}
     for r in recs:
         if r.seat is None:
@@ -103,7 +104,7 @@ def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[st
     lines = []
     for who in sorted(per_seat, key=lambda w: w[0]):  # by seat, each seat's holders in the order they played
         parts = []
-        for kind in ("caida", "limpia", "periquito", "ronda"):
+        for kind in ("caida", "caida_en_ronda", "limpia", "periquito", "ronda"):
             for (known, blocked), (n, points) in per_seat[who].items():
                 if known != kind:
                     continue

@@ -171,16 +171,18 @@ def when_text(instant: float) -> str:
 
 
 def lobby_payload(table: Table, lang: str) -> Payload:
-    """The lobby message: rules, seats by side (computers with their level), host, and the join, leave
-    and start buttons, and the one way to seat a computer: a select that asks for its level."""
+    """The lobby message, short enough for a phone (at most 500 px at 390 px width): rules and host on one
+    line, the turn timer, a line on how to join, seats by side (computers with their level), and the
+    join, leave and start buttons, and the one way to seat a computer: a select that asks for its level.
+    The preset's description is `/cuarenta rules`'s, not repeated here."""
     embed = discord.Embed(title=t("lobby.title", lang, table=table.id, mode=t(f"lobby.mode.{table.players}", lang)),
                           colour=COLOR)
     host = f"<@{table.host_id}>" if table.host_id else "?"
-    embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)), t(f"rules.blurb.{table.preset}", lang),
-                                   t("lobby.host", lang, host=host), *_lobby_timer_lines(table, lang),
+    embed.description = "\n".join([f"{t('lobby.rules', lang, preset=rules_label(table, lang))} · {t('lobby.host', lang, host=host)}",
+                                   *_lobby_timer_lines(table, lang),
                                    *([t("lobby.hints", lang)] if table.hints else []),
                                    *house_lines(table, lang),
-                                   *(["", t("lobby.help_levels", lang, level=level_word("medio", lang))]
+                                   *([t("lobby.help_levels", lang, level=level_word("medio", lang))]
                                      if table.status == LOBBY else [])])  # how to join: while one can
     for team in (0, 1):
         lines = []
@@ -209,6 +211,17 @@ def lobby_payload(table: Table, lang: str) -> Payload:
               for level in COMPUTER_LEVELS]
     select = LevelSelect(table.id, options=levels, placeholder=limits.clip(t("lobby.level_placeholder", lang), 150))
     return Payload(embed=embed, view=make_view(row, [select]))
+
+
+def computer_seated_text(table: Table, team: int, lang: str) -> str:
+    """What the host is told after seating a computer player on ``team``: its one name with its level
+    (`seat_name`), and the team only in 2 v 2: ``"Compu 1 (difícil) se sentó."`` in 1 v 1,
+    ``"Compu 2 (media) se sentó en el equipo B."`` in 2 v 2. The computer is the newest one on that team."""
+    computers = [(s.ai_number, i) for i in table.team_seats(team) if (s := table.seats[i]) is not None and s.is_ai]
+    name = seat_name(table, max(computers)[1], lang) if computers else "?"
+    if table.players == 2:
+        return t("ok.computer_seated", lang, name=name)
+    return t("ok.computer_seated_team", lang, name=name, team=TEAMS[team])
 
 
 def _lobby_timer_lines(table: Table, lang: str) -> list[str]:
@@ -504,7 +517,8 @@ def score_line(table: Table, view: GameView, lang: str) -> str:
 
 def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: Choice | None = None,
                  page: int = 0, final: str | None = None, faces: CardFaces = CardFaces.TEXT) -> Payload:
-    """A player's hand (DM or ephemeral): server, channel and table; whose turn (and the deadline); the
+    """A player's hand (DM or ephemeral): on the player's turn, first "¡Te toca, <name>!" (the line a turn
+    alert's notification shows); server, channel and table; whose turn (and the deadline); the
     last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
     emoji when available), enabled only on the player's turn; the trail control for cards that could
     capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
@@ -519,7 +533,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     my_turn = view.my_turn and table.status == PLAYING
     if view.to_play is None or table.status != PLAYING:
         lines.append(final or t("dm.over", lang))
-    elif my_turn:
+    elif my_turn:  # the first line, which a phone's notification shows: "¡Te toca, ana!", then where
+        lines.insert(0, t("dm.your_turn_title", lang, name=seat_name(table, seat, lang)))
         deadline = _deadline(table)
         lines.append(t("dm.your_turn", lang) + (f" ⏳ {when_text(deadline)}" if deadline and not away else ""))
     else:
@@ -574,7 +589,7 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
 
 __all__ = [
     "COLOR", "PAGE_VALUE_PREFIX", "PICTURE_NAME", "Payload", "capture_pages", "capture_select",
-    "closed_payload", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
+    "closed_payload", "computer_seated_text", "describe_capture", "error_text", "hand_payload", "lobby_payload", "make_view",
     "moved_payload", "order_line", "play_lines", "seat_name", "side_line", "side_title",
     "table_link", "table_payload", "turn_ping_payload", "when_text", "with_picture",
 ]

@@ -14,10 +14,9 @@ from .picture import LastPlay, SeatScene, SideScene, TableScene
 from .words import (
     at_blocking_score,
     callout,
-    level_word,
     perros_tantos,
     recent_records,
-    seat_name,
+    seat_name_parts,
     side_name,
 )
 
@@ -40,8 +39,8 @@ def table_scene(table: Table, lang: str) -> TableScene:
     seats = []
     for i in range(table.players):
         s = table.seats[i]
-        level = level_word(s.ai, lang) if s is not None and s.is_ai else None
-        name = t("ai.name", lang, n=s.ai_number) if s is not None and s.is_ai else _plain(seat_name(table, i, lang))
+        name, level = seat_name_parts(table, i, lang)  # the one seat name, its level drawn apart
+        name = _plain(name)
         seats.append(SeatScene(
             name=name, cards_left=view.hand_sizes[i], team=i % 2, dealer=i == view.dealer, mano=i == view.mano,
             to_play=i == view.to_play and table.status == PLAYING, level=level,

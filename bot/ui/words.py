@@ -69,10 +69,11 @@ def level_word(level: str | None, lang: str) -> str:
 
 
 def seat_name(table: Table, seat: int | None, lang: str, at: int | None = None) -> str:
-    """A seat's display name: the person's name, or ``"Computadora 1 (media)"`` for a computer player
-    (``"Computadora 3 (media, por ana)"`` when it replaced a person). With ``at`` (a play's index in the
-    mesa, `PlayRecord.at`), the name of whoever held the seat when that play was made (`Table.held_by`:
-    a person's own plays stay theirs after a computer player took the seat)."""
+    """A seat's one name, the same in every message, the picture, the record and the replay: the
+    person's name, or ``"Compu 1 (difícil)"`` for a computer player (``"Compu 3 (media, por ana)"`` when
+    it replaced a person). With ``at`` (a play's index in the mesa, `PlayRecord.at`), the name of whoever
+    held the seat when that play was made (`Table.held_by`: a person's own plays stay theirs after a
+    computer player took the seat)."""
     s = table.held_by(seat, at)
     if s is None:
         return "?"
@@ -84,13 +85,18 @@ def seat_name(table: Table, seat: int | None, lang: str, at: int | None = None) 
     return clean(s.name) if s.name else f"<@{s.user_id}>"
 
 
-def short_name(table: Table, seat: int | None, lang: str, at: int | None = None) -> str:
-    """A seat's name in few characters (the hand log): the person's name, or ``"Compu 1"``; ``at`` as for
-    `seat_name`."""
-    s = table.held_by(seat, at)
+def seat_name_parts(table: Table, seat: int | None, lang: str) -> tuple[str, str | None]:
+    """`seat_name` in two parts, for a layout that draws the level apart (the table picture): the name
+    without the level (``"Compu 1"``, the person's name) and the computer's level in words (``"difícil"``),
+    None for a person."""
+    s = table.held_by(seat, None)
     if s is not None and s.is_ai:
-        return t("ai.short", lang, n=s.ai_number)
-    return seat_name(table, seat, lang, at)
+        return t("ai.short", lang, n=s.ai_number), level_word(s.ai, lang)
+    return seat_name(table, seat, lang), None
+
+
+short_name = seat_name
+"""The name in the hand's log: the same one name as everywhere (`seat_name`)."""
 
 
 def seat_mention(table: Table, seat: int, lang: str) -> str:
@@ -197,8 +203,8 @@ class PlayRecord:
     rank: int | None = None
     number: int | None = None
     bonus: dict[str, int] = field(default_factory=dict)
-    """Points by kind for the summary: ``{"caida": 2}``, ``{"limpia": 2}``, ``{"ronda": 2}``,
-    ``{"periquito": 6}`` …"""
+    """Points by kind for the summary: ``{"caida": 2}``, ``{"caida_en_ronda": 4}`` (R25, summed apart from
+    the plain caídas), ``{"limpia": 2}``, ``{"ronda": 2}``, ``{"periquito": 6}`` …"""
     periquito: tuple[int, ...] = ()
     """The ranks of which the play took all four cards, each scoring the periquito bonus (§9); ()."""
     periquito_points: int = 0
@@ -272,7 +278,8 @@ def records(events: Sequence[Event], first: int | None = None) -> list[PlayRecor
                     if x.kind == K.CAIDA:
                         caida, limpia, en_ronda, fallen = True, x.limpia, x.en_ronda, x.card
                         points += x.points
-                        bonus["caida"] = bonus.get("caida", 0) + x.points
+                        kind = "caida_en_ronda" if x.en_ronda else "caida"  # summed apart: +4, not +2 (R25)
+                        bonus[kind] = bonus.get(kind, 0) + x.points
                         wins = wins or (x.reason == "chica" and x.blocked is None)
                     elif x.kind == K.LIMPIA:
                         limpia = True

@@ -31,7 +31,7 @@ async def test_a_computer_shows_its_level_in_the_lobby(world):
     table = table_of(world, 1)
     assert [s.ai for s in table.seats if s is not None and s.is_ai] == ["dificil"]
     lobby = next(m for m in world.channel.history() if m.id == table.messages.lobby)
-    assert "Computadora 1 (difícil)" in lobby.embeds[0].fields[1].value
+    assert "Compu 1 (difícil)" in lobby.embeds[0].fields[1].value
 
 
 async def test_a_one_v_one_lobby_names_seats_not_teams(world):
@@ -58,7 +58,7 @@ async def test_full_team_and_joining_twice_are_refused(world):
     full = await world.caro.slash(world.channel, "cuarenta join", team="A")
     assert full.ephemeral and full.response.content == "Team A is full."
     twice = await world.beto.slash(world.channel, "cuarenta join", team="B")
-    assert twice.ephemeral and twice.response.content == "You are already seated at this table."
+    assert twice.ephemeral and twice.response.content == "You are already seated at Table #1."
 
 
 async def test_sitting_at_two_tables_is_refused(world):
@@ -191,3 +191,15 @@ async def test_a_refusal_about_this_channels_table_names_it_for_a_host_of_anothe
     await world.caro.slash(other, "cuarenta new", players=2)
     result = await world.ana.slash(other, "cuarenta start")
     assert "Table #2 in this channel; your table is #1" in result.response.content
+
+
+async def test_a_seated_player_joining_again_after_the_start_is_told_where_they_sit(world):
+    """`/cuarenta unirse` from a player of the table that already started says they are already seated at
+    Mesa #N (not that the table started); someone not seated is still told it started."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")  # full: it starts
+    assert table_of(world, 1).status == "playing"
+    again = await world.beto.slash(world.channel, "cuarenta join")
+    assert again.ephemeral and again.response.content == "You are already seated at Table #1."
+    other = await world.caro.slash(world.channel, "cuarenta join")
+    assert other.response.content == t("err.not_lobby", "en")

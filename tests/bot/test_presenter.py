@@ -156,7 +156,8 @@ async def test_dm_shows_server_channel_table_and_only_the_own_hand(world):
     for _ in range(3):
         for seat, member in ((0, world.ana), (1, world.beto)):
             dm = latest_hand(member)
-            assert dm.content.startswith("**Table #1 · Quito Club · #cuarenta**")
+            first = dm.content.split("\n")[1 if table.game.to_play == seat else 0]  # after "Your turn, …!"
+            assert first == "**Table #1 · Quito Club · #cuarenta**"
             other = table.game.hands[1 - seat]
             assert not [c for c in other if str(c) in dm.content or f"c4_{c.code}:" in dm.content], "another player's cards never reach a DM"
             labels = [b.label for row in dm.components for b in row.children if hasattr(b, "label")]
@@ -165,5 +166,5 @@ async def test_dm_shows_server_channel_table_and_only_the_own_hand(world):
         seat, play = pick_play(table)
         await play_through_ui(world.ana if seat == 0 else world.beto, table, play)
     mover = world.ana if table.game.to_play == 0 else world.beto
-    assert "Your turn!" in latest_hand(mover).content
+    assert latest_hand(mover).content.startswith(f"**Your turn, {table.seats[table.game.to_play].name}!**\n**Table #1 · ")
     assert public_message(world, table).embeds[0].description.count(f"<@{mover.id}>") == 1

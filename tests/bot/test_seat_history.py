@@ -61,8 +61,8 @@ async def test_a_hands_record_names_a_person_who_left_for_their_own_plays(world,
     text = record_of_hand(world, 1).embeds[0].description
     for card in hers:
         assert f"ana {card}" in text, f"ana's {card} is hers in the record:\n{text}"
-        assert f"Compu 1 {card}" not in text
-    assert any(f"Compu 1 {card}" in text for card in computer), "the computer's own plays are its own"
+        assert f"Compu 1 (media, por ana) {card}" not in text
+    assert any(f"Compu 1 (media, por ana) {card}" in text for card in computer), "the computer's own plays are its own"
     assert world.env.errors == []
 
 
@@ -79,7 +79,7 @@ def test_held_by_and_names_follow_the_seat_history():
     assert old.meta_json()[Table.SEAT_HISTORY] == [{"seat": 0, "until": 4, "held_by": Seat(1, "ana").to_dict()}]
     assert old.held_by(0, 3).name == "ana" and old.held_by(0, 4).is_ai and old.held_by(0, None).is_ai
     assert old.held_by(1, 0).name == "beto"
-    assert seat_name(old, 0, "es", 2) == "ana" and seat_name(old, 0, "es").startswith("Computadora 1")
+    assert seat_name(old, 0, "es", 2) == "ana" and seat_name(old, 0, "es").startswith("Compu 1 (")
 
     recs = [r for r in records(game.events, 0) if r.kind == "play"]
     assert [r.at for r in recs] == [0, 1, 2, 3]

@@ -225,7 +225,7 @@ async def test_closed_dms_get_a_channel_mention_that_goes_once_they_played(world
         if seat == 1:
             await play_through_ui(world.beto, table, play)
             continue
-        pings = [m for m in world.channel.history() if "te toca" in (m.content or "")]
+        pings = [m for m in world.channel.history() if "Te toca" in (m.content or "")]
         assert len(pings) == 1 and f"<@{world.ana.id}>" in pings[0].content, "one alert for the turn"
         public = next(m for m in world.channel.history() if m.id == table.messages.public)
         shown = await world.ana.click(public, custom_id="c4:h:1")

@@ -79,7 +79,8 @@ async def test_why_explains_a_caida_a_limpia_a_sum_with_escalera_and_a_trail(wor
             assert ("Trailed, though they could have taken" in text) == bool(could), text
         if kind == "caida":
             assert f"it caught the {card_text(trailed)} that {table.seats[(seat - 1) % 2].name} had just trailed" in text
-            assert "(+" in text and "(R2" in text
+            assert "(+" in text and text.splitlines()[-1].startswith("-# R17 · R2"), "the rule ids: a footnote"
+            assert "(R" not in text, "no rule code in the words"
         if kind == "limpia":
             assert "cleared the table" in text
         if kind == "sum_escalera":
@@ -163,7 +164,64 @@ async def test_why_after_a_play_that_wins_the_chica_says_so_with_the_score_it_re
             from bot.ui.words import score_words, side_name
 
             shown = " · ".join(f"{side_name(table, team, 'en')}: {score_words(reached[team], 'en')}" for team in (0, 1))
-            assert text.splitlines()[-1] == t("why.score", "en", scores=shown), "the score the play reached"
+            assert text.splitlines()[-2] == t("why.score", "en", scores=shown), "the score the play reached"
             assert max(reached) >= table.rules.target
             return
     raise AssertionError("no play won a chica")
+
+
+def select_of(message):
+    """The one string select of a message: (custom_id, [(label, value, description, default)])."""
+    selects = [c for row in message.components for c in row["components"] if c.get("options")]
+    assert len(selects) == 1, message.components
+    return selects[0]["custom_id"], [(o["label"], o["value"], o.get("description"), o.get("default", False))
+                                     for o in selects[0]["options"]]
+
+
+async def test_why_menu_lists_the_hands_last_plays_and_explains_a_caida_with_its_cards(world):
+    """«¿Por qué?» offers the hand's last plays (at most 5, newest first, "ana · 7♦ → 7♣"); picking an
+    older one, a caída, explains it in place in words with its cards: the card it fell on, who had just
+    trailed it, the +2; the rule numbers only as a footnote."""
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta join")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    card_text = world.bot.faces.card
+    caida = None
+    for _ in range(600):
+        table = table_of(world, 1)
+        assert table.status == "playing", "no caída in the mesa"
+        game = table.game
+        seat = game.to_play
+        play = steer(table, {"caida"}) if caida is None else pick_play(table)[1]
+        if caida is None and kind_of(game, play) == "caida":
+            caida = (len(game.plays), seat, play, game.last_trail, game.hand_number)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+        table = table_of(world, 1)
+        if caida is not None and len(table.game.plays) >= caida[0] + 2:
+            break
+    index, seat, play, fallen, hand = caida
+    table = table_of(world, 1)
+    assert table.game.hand_number == hand, "still the caída's hand"
+    result = await world.caro.click(public_message(world, table), custom_id="c4:y:1")
+    assert result.ephemeral
+    newest = len(table.game.plays) - 1
+    custom_id, options = select_of(result.response)
+    assert custom_id == f"c4:e:1:{newest}"
+    assert 2 <= len(options) <= 5
+    assert [value for _, value, _, _ in options] == [str(k) for k in range(len(options))], "newest first"
+    assert [default for *_, default in options] == [True] + [False] * (len(options) - 1)
+    label, value, note, _ = options[newest - index]
+    taken = " ".join(str(c) for c in sorted(play.captures, key=lambda c: (c.rank, c.suit, c.index)))
+    assert label == f"{table.seats[seat].name} · {play.card} → {taken}", label
+    assert note and "Caída" in note, note
+    picked = await world.caro.select(result.response, [value], custom_id=custom_id)
+    text = picked.response.content
+    assert text.startswith(f"**{table.seats[seat].name}** played {card_text(play.card)}."), text
+    victim = table.seats[1 - seat].name
+    assert f"it caught the {card_text(fallen)} that {victim} had just trailed" in text, text
+    assert "(+2)" in text or "(+4)" in text, text
+    assert text.splitlines()[-1].startswith("-# ") and "R22" in text.splitlines()[-1], text
+    assert "(R" not in text
+    assert select_of(picked.response)[1][newest - index][3], "the play explained is the one marked"
+    assert not [c for c in hidden_cards(table) if card_text(c) in text or str(c) in label]
+    assert world.env.errors == []

@@ -25,7 +25,7 @@ def test_the_scene_shows_the_table_seats_in_turn_order_scores_and_nothing_hidden
     game = table.game
     scene = table_scene(table, "es")
     assert scene.table_cards == tuple(c.code for c in game.table), "table cards in play order"
-    assert [s.name for s in scene.seats] == ["ana", "Computadora 1", "caro", "Computadora 2"]
+    assert [s.name for s in scene.seats] == ["ana", "Compu 1", "caro", "Compu 2"]
     assert [s.level for s in scene.seats] == [None, "difícil", None, "fácil"], "computers shown with their level"
     assert [s.cards_left for s in scene.seats] == [len(h) for h in game.hands], "counts, never the cards"
     assert [s.to_play for s in scene.seats] == [i == game.to_play for i in range(4)]
