@@ -349,13 +349,23 @@ class TablesCog(TablePlayMixin, commands.Cog):
 
         await self._guard(interaction, run)
 
-    async def on_why(self, interaction: discord.Interaction, table_id: int) -> None:
-        """"¿Por qué?": the table's last play explained, ephemerally, to anyone (it says only what was
-        public when it was played)."""
+    async def on_why(self, interaction: discord.Interaction, table_id: int, newest: int | None = None,
+                     back: int | None = None) -> None:
+        """«¿Por qué?», to anyone (it says only what was public when the play was made): the button
+        (``newest`` None) answers with a new ephemeral message, the last play explained and a menu of the
+        hand's last plays; a pick in that menu (play ``newest - back``) shows that play's explanation in
+        place of the menu's own ephemeral message (`bot.ui.why.why_message`)."""
 
         async def run(lang: str) -> None:
             table = await self._scoped(interaction, table_id)
-            await self._say(interaction, why.explain_last_play(table, lang, faces=self.bot.faces) or t("why.none", lang))
+            pick = None if newest is None or back is None else newest - back
+            text, view = why.why_message(table, lang, faces=self.bot.faces, newest=newest, pick=pick)
+            own = interaction.message is not None and interaction.message.flags.ephemeral
+            if newest is not None and own:
+                await answer.edit(interaction, content=text, view=view)
+            else:  # the button; or a forged menu on a public message: nobody else's message changes
+                extra: dict[str, Any] = {"view": view} if view is not None else {}
+                await self._say(interaction, text, **extra)
 
         await self._guard(interaction, run)
 
@@ -407,11 +417,11 @@ class TablesCog(TablePlayMixin, commands.Cog):
         """The lobby's level select: add a computer player of that level."""
 
         async def run(lang: str) -> None:
-            await self._scoped(interaction, table_id, channel=True)
+            table = await self._scoped(interaction, table_id, channel=True)
             if level not in COMPUTER_LEVELS:
                 raise BadOptionError()
             team = await self.service.add_computer(table_id, user_id=interaction.user.id, level=level)
-            await self._say(interaction, t("ok.bot_added_level", lang, team="AB"[team], level=t(f"level.{level}", lang)))
+            await self._say(interaction, render.computer_seated_text(table, team, lang))
 
         await self._guard(interaction, run)
 

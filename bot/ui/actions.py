@@ -6,9 +6,7 @@ callback calls one method of an *actions* object, the same method the matching s
 ``/cuarenta hand`` command and the «My hand» button both end in the tables cog's hand action, say). The
 interfaces those callbacks call are the `typing.Protocol` classes below; the objects that implement them
 (the cogs) bind themselves into the bot's `Actions` registry when they load, and the items find that
-registry through `actions_of` — one typed path, no attribute set on the client by name. One exception:
-«¿Por qué?» (`bot.ui.items.WhyButton` and its menu `WhySelect`) only reads a table's public plays and
-changes nothing, so `bot.ui.why.answer_why` answers it itself, with the same scope check.
+registry through `actions_of` — one typed path, no attribute set on the client by name.
 
 This module imports nothing from ``cogs`` or ``bot.app``: the bot class declares ``actions: Actions``,
 and `ActionHost` states that shape for the one cast in `actions_of`.
@@ -40,6 +38,10 @@ class TableActions(Protocol):
 
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """"Ver mi mano / My hand"."""
+
+    async def on_why(self, interaction: discord.Interaction, table_id: int, newest: int | None = None,
+                     back: int | None = None) -> None:
+        """«¿Por qué?» (``newest`` None: the button) or a pick in its menu: play ``newest - back``."""
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """Rematch."""

@@ -236,10 +236,9 @@ class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:y:(?P<t
         return cls(int(match["table"]), label=button.label or "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Answer with the last play explained and the menu of the hand's last plays (`bot.ui.why`)."""
-        from .why import answer_why  # bot.ui.why builds its menu from this module's WhySelect
-
-        await answer_why(interaction, self.table_id)
+        """Hand the click to the component handler (the last play explained, with the menu of the hand's
+        last plays: `bot.ui.why`)."""
+        await _handler(interaction).on_why(interaction, self.table_id)
 
 
 class WhySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:e:(?P<table>\d+):(?P<step>\d+)"):
@@ -267,12 +266,11 @@ class WhySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"c4:e:(?P<t
         return cls(int(match["table"]), int(match["step"]), options=select.options or None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Explain the play picked, in place (`bot.ui.why.answer_why`); a value that is no distance back
-        (forged) explains the newest play."""
-        from .why import answer_why  # bot.ui.why builds its menu from this class
-
+        """Hand the pick to the component handler, which explains that play in place; a value that is no
+        distance back (forged) explains the newest play."""
         value = chosen_value(interaction)
-        await answer_why(interaction, self.table_id, self.newest, int(value) if value.isdigit() else 0)
+        await _handler(interaction).on_why(interaction, self.table_id, self.newest,
+                                           int(value) if value.isdigit() else 0)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(?P<table>\d+)"):

@@ -21,16 +21,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
 
 import discord
 
 from bot.engine import Card, Event, EventKind, Game, Play, PlayInfo, RefusedPlayError
 from bot.i18n import t, tn
-from bot.tables import Table, TableError, TableService
-from bot.tables.errors import ForeignObjectError
+from bot.tables import Table
 
-from . import answer, limits
+from . import limits
 from .faces import CardFaces
 from .items import WhySelect
 from .words import (
@@ -333,62 +331,5 @@ def why_message(table: Table, lang: str, *, faces: CardFaces = CardFaces.TEXT, n
     return text, view
 
 
-class WhyHost(Protocol):
-    """What «¿Por qué?» needs of the bot (`bot.app.CuarentaBot`): its table service and card faces."""
-
-    tables: TableService
-    faces: CardFaces
-
-
-async def _scoped(service: TableService, interaction: discord.Interaction, table_id: int) -> Table:
-    """The table a component names, when it is this interaction's to read: in a server, a table of that
-    server; in a DM, a table the user is seated at. The custom_id only names the table; the server and
-    the user come from the interaction (the scope check of the table components).
-
-    Raises:
-        UnknownTableError: no table has that id.
-        ForeignObjectError: another server's table, or, in a DM, not the user's.
-    """
-    table = await service.fetch(table_id)
-    if interaction.guild_id is None:
-        if table.seat_of(interaction.user.id) is None:
-            raise ForeignObjectError()
-    elif table.guild_id != interaction.guild_id:
-        raise ForeignObjectError()
-    return table
-
-
-async def answer_why(interaction: discord.Interaction, table_id: int, newest: int | None = None,
-                     back: int | None = None) -> None:
-    """Answer a «¿Por qué?» click: the button (``newest`` None) answers with a new ephemeral message; a
-    pick in its menu (play ``newest - back``) shows that play's explanation in place of the menu's own
-    ephemeral message. Anyone may ask (it says only what was public when the play was made), about a
-    table of this server, or from a DM about a table of theirs; any other table is answered as a button
-    no longer in use. Within the 3-second guard (`bot.ui.answer.watchdog`); a refusal is answered
-    ephemerally, any other error logged and answered with a generic error."""
-    host = cast(WhyHost, interaction.client)
-    async with answer.watchdog(interaction):
-        lang = await answer.language(interaction)
-        try:
-            table = await _scoped(host.tables, interaction, table_id)
-            pick = None if newest is None or back is None else newest - back
-            text, view = why_message(table, lang, faces=host.faces, newest=newest, pick=pick)
-            own = interaction.message is not None and interaction.message.flags.ephemeral
-            if newest is not None and own:
-                await answer.edit(interaction, content=text, view=view)
-            else:  # the button; or a forged menu on a public message: nobody else's message changes
-                extra: dict[str, Any] = {"view": view} if view is not None else {}
-                await answer.reply(interaction, text, allowed_mentions=discord.AllowedMentions.none(), **extra)
-        except TableError as error:
-            log.info("interaction %s refused: %s", interaction.id, error.key)
-            await answer.reply(interaction, t(error.key, lang, **error.params))
-        except Exception:
-            log.exception("interaction %s failed", interaction.id)
-            try:
-                await answer.reply(interaction, t("err.generic", lang))
-            except discord.HTTPException:
-                pass
-
-
-__all__ = ["WHY_PLAYS", "PlayChoice", "WhyHost", "answer_why", "explain_last_play", "explain_play", "hand_plays",
+__all__ = ["WHY_PLAYS", "PlayChoice", "explain_last_play", "explain_play", "hand_plays",
            "play_choices", "position_before", "position_before_last_play", "why_message"]

@@ -149,7 +149,7 @@ async def test_only_the_host_adds_computer_players(world):
     assert refused.ephemeral and refused.response.content == "Only the host can add computer players."
     assert not any(s is not None and s.is_ai for s in table.seats)
     added = await world.ana.select(lobby, ["medio"], custom_id="c4:v:1")
-    assert added.ephemeral and "computer player" in added.response.content
+    assert added.ephemeral and added.response.content == "CPU 1 (medium) sat down on team A.", "its one name, its level"
     assert sum(1 for s in table.seats if s is not None and s.is_ai) == 1
     assert world.env.errors == []
 
