@@ -138,3 +138,28 @@ async def play_clocked(world: Any, table_id: int, members: dict[int, Any], *, th
             await play_through_ui(member, table, play)
         played += 1
     raise AssertionError("the mesa did not end")
+
+
+class VirtualWaits:
+    """The presenter's waits (``CuarentaBot(sleep=...)``: coalesced edits, the write budget, retries) in
+    SimCord's virtual time only. A plain `asyncio.sleep` in bot work also has a real-time fallback, and
+    SimCord's settlement waits for it when it is shorter than the settle timeout, so every coalesced edit
+    cost up to a real second after each click; declared as an external wait (SimCord's public
+    `external_wait`), the sleep resumes only when the test advances the clock. Set ``env`` before use."""
+
+    def __init__(self) -> None:
+        self.env: Any = None
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` of virtual time (a plain `asyncio.sleep` outside bot-owned work)."""
+        import asyncio
+
+        from simcord.backend.errors import SetupError
+
+        if self.env is None:
+            await asyncio.sleep(seconds)
+            return
+        try:
+            await self.env.external_wait(asyncio.sleep(seconds), reason="the presenter's wait")
+        except SetupError:  # not in bot-owned work, or already inside an external wait
+            await asyncio.sleep(seconds)

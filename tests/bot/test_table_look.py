@@ -13,7 +13,7 @@ from bot.tables.choices import outcome
 from bot.ui.records import hand_slice
 from bot.ui.words import records, short_name
 
-from .clocked import WriteLog, play_clocked
+from .clocked import VirtualWaits, WriteLog, play_clocked
 from .helpers import (
     assert_no_hidden_cards_in_public,
     custom_ids,
@@ -33,9 +33,20 @@ async def _inline(func, *args):
 
 
 @pytest.fixture
-def simcord_bot(make_bot):
-    """The bot as in production, but the computer players think inline (no worker thread: faster)."""
-    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+def virtual_waits():
+    return VirtualWaits()
+
+
+@pytest.fixture
+def simcord_bot(make_bot, virtual_waits):
+    """The bot as in production, but the computer players think inline (no worker thread: faster) and the
+    presenter waits in virtual time only (`clocked.VirtualWaits`)."""
+    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline, sleep=virtual_waits.sleep)
+
+
+@pytest.fixture(autouse=True)
+def _virtual_waits_env(env, virtual_waits):
+    virtual_waits.env = env
 
 
 def rank_order(labels: list[str]) -> bool:
