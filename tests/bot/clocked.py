@@ -4,6 +4,7 @@ write is logged with the virtual instant it was made, to check the budget per ch
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -152,8 +153,6 @@ class VirtualWaits:
 
     async def sleep(self, seconds: float) -> None:
         """Sleep ``seconds`` of virtual time (a plain `asyncio.sleep` outside bot-owned work)."""
-        import asyncio
-
         from simcord.backend.errors import SetupError
 
         if self.env is None:
@@ -163,3 +162,42 @@ class VirtualWaits:
             await self.env.external_wait(asyncio.sleep(seconds), reason="the presenter's wait")
         except SetupError:  # not in bot-owned work, or already inside an external wait
             await asyncio.sleep(seconds)
+
+
+_PRIMITIVE_WAITS = {asyncio.Lock.acquire.__code__, asyncio.Event.wait.__code__, asyncio.Condition.wait.__code__,
+                    asyncio.Semaphore.acquire.__code__}
+
+
+def _waits_on_a_primitive(task: asyncio.Task[Any]) -> bool:
+    """The task is suspended in `asyncio.Lock.acquire`, `Event.wait`, `Condition.wait` or
+    `Semaphore.acquire`: only another task of the loop can resume it."""
+    coroutine: Any = task.get_coro()
+    last = None
+    while coroutine is not None and hasattr(coroutine, "cr_frame"):
+        last = coroutine
+        coroutine = coroutine.cr_await
+    frame = getattr(last, "cr_frame", None)
+    return frame is not None and frame.f_code in _PRIMITIVE_WAITS
+
+
+def park_primitive_waiters(monkeypatch: Any) -> None:
+    """Teach SimCord's settlement that a bot task waiting on an asyncio lock, event, condition or semaphore
+    is parked when every other pending bot task is parked (or waits on one too): nothing can then release
+    it before the clock moves. SimCord recognises sleeps, listeners, views and declared external waits,
+    but not these: a writer queued behind another writer's virtual wait (`VirtualWaits`, the write budget's
+    channel lock, a table's notify lock) kept settlement waiting until its timeout ("unknown wait
+    (Future)")."""
+    from simcord import _settlement
+
+    original = _settlement._park_reason
+
+    def park_reason(state: Any, task: asyncio.Task[Any], deadline: float, seen: Any = None) -> str | None:
+        reason = original(state, task, deadline, seen)
+        if reason is not None or not _waits_on_a_primitive(task):
+            return reason
+        others = [t for t in _settlement._owned_tasks(state) if t is not task and not t.done()]
+        if all(_waits_on_a_primitive(t) or original(state, t, deadline) is not None for t in others):
+            return "asyncio lock or event held by parked work"
+        return None
+
+    monkeypatch.setattr(_settlement, "_park_reason", park_reason)
