@@ -22,6 +22,7 @@ import pytest
 from bot.app import CuarentaBot
 from bot.config import Settings
 
+from .clocked import VirtualWaits, park_primitive_waiters
 from .openapi import invalid_requests
 
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:c4_)?(?:[A2-7JQK][SHDC]|W[12])(?![A-Za-z0-9])|[A2-7JQK][♠♥♦♣]|🃏[12]")
@@ -35,19 +36,28 @@ def db_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def make_bot(db_path: str):
+def virtual_waits() -> VirtualWaits:
+    """The presenter's waits in SimCord's virtual time, for a bot built with ``make_bot(virtual=True)``
+    (`clocked.VirtualWaits`; the ``env`` fixture gives it the environment)."""
+    return VirtualWaits()
+
+
+@pytest.fixture
+async def make_bot(db_path: str, virtual_waits: VirtualWaits, monkeypatch):
     """Build a bot on the test database (call it again for a restart). SimCord detaches a restarted
     bot without closing it, so every bot's database connection (and worker pool) is closed at the end.
 
     Computer players think in threads (``ai_workers=0``) and table pictures are drawn in the test's
     process (``picture_workers=0``) unless a test asks for worker processes, and
     table edits are not shed at a high request rate (tests click many times in one virtual instant)
-    unless a test asks for ``request_shedding=True``."""
+    unless a test asks for ``request_shedding=True``. With ``virtual=True`` the presenter's waits
+    (coalesced edits, the write budget) pass in SimCord's virtual time only (`clocked.VirtualWaits`): they
+    go on when the test advances the clock, and settling never waits real seconds for them."""
     counter = itertools.count(1)
     bots: list[CuarentaBot] = []
 
     def factory(guild_id: int | None = None, ai_workers: int = 0, picture_workers: int = 0,
-                **overrides) -> CuarentaBot:
+                virtual: bool = False, **overrides) -> CuarentaBot:
         for earlier in bots:  # a restart: the earlier bot's process is gone, and its worker processes with it
             # (SimCord's frozen clock would also make multiprocessing wait forever on a live earlier child
             # while it starts a new worker)
@@ -59,6 +69,9 @@ async def make_bot(db_path: str):
                             ai_workers=ai_workers, picture_workers=picture_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
                    "write_budget": False, "request_shedding": False, **overrides}
+        if virtual:
+            park_primitive_waiters(monkeypatch)
+            options["sleep"] = virtual_waits.sleep
         bot = CuarentaBot(settings, **options)
         bots.append(bot)
         return bot
@@ -106,7 +119,8 @@ def _poll_settle_faster(env) -> None:
 
 
 @pytest.fixture
-async def env(simcord_env, caplog):
+async def env(simcord_env, caplog, virtual_waits):
+    virtual_waits.env = simcord_env
     caplog.set_level(logging.DEBUG, logger="bot")
     caplog.set_level(logging.DEBUG, logger="cogs")
     _poll_settle_faster(simcord_env)

@@ -13,7 +13,7 @@ from bot.tables.choices import outcome
 from bot.ui.records import hand_slice
 from bot.ui.words import records, short_name
 
-from .clocked import VirtualWaits, WriteLog, play_clocked
+from .clocked import WriteLog, play_clocked
 from .helpers import (
     assert_no_hidden_cards_in_public,
     custom_ids,
@@ -33,20 +33,10 @@ async def _inline(func, *args):
 
 
 @pytest.fixture
-def virtual_waits():
-    return VirtualWaits()
-
-
-@pytest.fixture
-def simcord_bot(make_bot, virtual_waits):
+def simcord_bot(make_bot):
     """The bot as in production, but the computer players think inline (no worker thread: faster) and the
     presenter waits in virtual time only (`clocked.VirtualWaits`)."""
-    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline, sleep=virtual_waits.sleep)
-
-
-@pytest.fixture(autouse=True)
-def _virtual_waits_env(env, virtual_waits):
-    virtual_waits.env = env
+    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True)
 
 
 def rank_order(labels: list[str]) -> bool:
@@ -143,7 +133,6 @@ def assert_within_budget(writes: WriteLog) -> None:
     assert worst and max(worst.values()) <= 5, worst
 
 
-@pytest.mark.slow
 async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
@@ -172,7 +161,6 @@ async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
     assert world.env.errors == []
 
 
-@pytest.mark.slow
 async def test_2v2_two_people_and_two_computers(world, writes):
     await world.ana.slash(world.channel, "cuarenta new", players=4, rules="rapido")
     await world.beto.slash(world.channel, "cuarenta join", team="A")
