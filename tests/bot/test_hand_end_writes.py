@@ -14,7 +14,7 @@ import pytest
 
 from bot.tables import FINISHED
 
-from .clocked import VirtualWaits, park_primitive_waiters, play_clocked
+from .clocked import play_clocked
 
 MESSAGE_WRITE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
@@ -59,9 +59,9 @@ class Latency:
         monkeypatch.setattr(FakeHTTPClient, "request", request)
 
     def attach(self, env) -> None:
-        """Wait in ``env``'s virtual time from now on: the injected latency and the bot's presenter."""
+        """The injected latency waits in ``env``'s virtual time from now on (as the bot's presenter does:
+        ``make_bot(virtual=True)``)."""
         self.holder["env"] = env
-        self.waits.env = env
 
     async def wait(self, seconds: float) -> None:
         """Sleep ``seconds`` of SimCord's virtual time: declared as an external wait (SimCord's public
@@ -94,7 +94,6 @@ class Latency:
 
 @pytest.fixture
 def latency(monkeypatch):
-    park_primitive_waiters(monkeypatch)
     holder: dict[str, Latency] = {}
     lat = Latency(lambda: holder["env"].now().timestamp())
     lat.install(monkeypatch)
@@ -117,11 +116,10 @@ class SlowPictures:
 
 @pytest.fixture
 def simcord_bot(make_bot, latency):
-    """The bot as in production (coalesced edits, write budget, pictures), computer moves inline; its
-    message writes and its pictures take the injected latency (patched before the bot is built)."""
-    waits = VirtualWaits()
-    latency.waits = waits
-    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline, sleep=waits.sleep)
+    """The bot as in production (coalesced edits, write budget, pictures), computer moves inline, waits in
+    virtual time; its message writes and its pictures take the injected latency (patched before the bot
+    is built)."""
+    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True)
     original = bot.setup_hook
 
     async def setup_hook():
