@@ -15,6 +15,7 @@ import pytest
 from bot.tables import FINISHED
 
 from .clocked import play_clocked
+from .helpers import LOOKS
 
 MESSAGE_WRITE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
@@ -119,7 +120,7 @@ def simcord_bot(make_bot, latency):
     """The bot as in production (coalesced edits, write budget, pictures), computer moves inline, waits in
     virtual time; its message writes and its pictures take the injected latency (patched before the bot
     is built)."""
-    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True)
+    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True, **LOOKS)
     original = bot.setup_hook
 
     async def setup_hook():
