@@ -146,7 +146,8 @@ class VirtualWaits:
     SimCord's virtual time only. A plain `asyncio.sleep` in bot work also has a real-time fallback, and
     SimCord's settlement waits for it when it is shorter than the settle timeout, so every coalesced edit
     cost up to a real second after each click; declared as an external wait (SimCord's public
-    `external_wait`), the sleep resumes only when the test advances the clock. Set ``env`` before use."""
+    `external_wait`), the sleep resumes only when the test advances the clock. ``env``: the SimCord
+    environment (the ``env`` fixture sets it; until then, and outside bot-owned work, a plain sleep)."""
 
     def __init__(self) -> None:
         self.env: Any = None
@@ -182,22 +183,26 @@ def _waits_on_a_primitive(task: asyncio.Task[Any]) -> bool:
 
 def park_primitive_waiters(monkeypatch: Any) -> None:
     """Teach SimCord's settlement that a bot task waiting on an asyncio lock, event, condition or semaphore
-    is parked when every other pending bot task is parked (or waits on one too): nothing can then release
-    it before the clock moves. SimCord recognises sleeps, listeners, views and declared external waits,
+    is parked when every other pending bot task is parked (or waits on one too) and some are: nothing can
+    then release it before the clock moves (a deadlock, with none parked, still fails to settle). SimCord recognises sleeps, listeners, views and declared external waits,
     but not these: a writer queued behind another writer's virtual wait (`VirtualWaits`, the write budget's
     channel lock, a table's notify lock) kept settlement waiting until its timeout ("unknown wait
     (Future)")."""
     from simcord import _settlement
 
     original = _settlement._park_reason
+    if getattr(original, "parks_primitive_waiters", False):  # a restarted bot: already taught
+        return
 
     def park_reason(state: Any, task: asyncio.Task[Any], deadline: float, seen: Any = None) -> str | None:
         reason = original(state, task, deadline, seen)
         if reason is not None or not _waits_on_a_primitive(task):
             return reason
         others = [t for t in _settlement._owned_tasks(state) if t is not task and not t.done()]
-        if all(_waits_on_a_primitive(t) or original(state, t, deadline) is not None for t in others):
+        parked = [t for t in others if original(state, t, deadline) is not None]
+        if parked and all(t in parked or _waits_on_a_primitive(t) for t in others):
             return "asyncio lock or event held by parked work"
-        return None
+        return None  # some work still runs, or nothing is parked (waiters on each other alone: a deadlock)
 
+    park_reason.parks_primitive_waiters = True  # type: ignore[attr-defined]
     monkeypatch.setattr(_settlement, "_park_reason", park_reason)
