@@ -121,9 +121,33 @@ def _poll_settle_faster(env) -> None:
     env._settle_internal = settle_polling_faster
 
 
+def _drop_dead_fallbacks(monkeypatch) -> None:
+    """SimCord gives every bot timer a real-time fallback handle on the loop; when the timer is cancelled
+    (a View's timeout re-armed at each click, a sleep cut short) the fallback stays on the loop's heap until
+    its real time, where it does nothing. Its settlement scans that heap for every pending task
+    (``is_sleep_waiter``), so a long test scanned thousands of dead handles each time (half of a whole
+    league's run). Cancelling the fallback with its timer is what its firing would do, only sooner."""
+    import simcord.env
+    from simcord import _settlement
+
+    original = _settlement._active_callbacks
+
+    def active_callbacks(state):
+        for record in state.work.callbacks:
+            real = record.real_handle
+            if real is not None and (record.handle is None or record.handle.cancelled()):
+                real.cancel()
+                record.real_handle = None
+        return original(state)
+
+    monkeypatch.setattr(_settlement, "_active_callbacks", active_callbacks)
+    monkeypatch.setattr(simcord.env, "_active_callbacks", active_callbacks)
+
+
 @pytest.fixture
-async def env(simcord_env, caplog, virtual_waits):
+async def env(simcord_env, caplog, virtual_waits, monkeypatch):
     virtual_waits.env = simcord_env
+    _drop_dead_fallbacks(monkeypatch)
     caplog.set_level(logging.DEBUG, logger="bot")
     caplog.set_level(logging.DEBUG, logger="cogs")
     _poll_settle_faster(simcord_env)
