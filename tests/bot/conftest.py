@@ -135,7 +135,7 @@ def _drop_dead_fallbacks(monkeypatch) -> None:
     def active_callbacks(state):
         for record in state.work.callbacks:
             real = record.real_handle
-            if real is not None and (record.handle is None or record.handle.cancelled()):
+            if real is not None and record.handle is not None and record.handle.cancelled():
                 real.cancel()
                 record.real_handle = None
         return original(state)
