@@ -134,6 +134,7 @@ def assert_within_budget(writes: WriteLog) -> None:
     assert worst and max(worst.values()) <= 5, worst
 
 
+@pytest.mark.slow
 async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
@@ -162,6 +163,7 @@ async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_2v2_two_people_and_two_computers(world, writes):
     await world.ana.slash(world.channel, "cuarenta new", players=4, rules="rapido")
     await world.beto.slash(world.channel, "cuarenta join", team="A")
