@@ -4,6 +4,7 @@ write is logged with the virtual instant it was made, to check the budget per ch
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -138,3 +139,70 @@ async def play_clocked(world: Any, table_id: int, members: dict[int, Any], *, th
             await play_through_ui(member, table, play)
         played += 1
     raise AssertionError("the mesa did not end")
+
+
+class VirtualWaits:
+    """The presenter's waits (``CuarentaBot(sleep=...)``: coalesced edits, the write budget, retries) in
+    SimCord's virtual time only. A plain `asyncio.sleep` in bot work also has a real-time fallback, and
+    SimCord's settlement waits for it when it is shorter than the settle timeout, so every coalesced edit
+    cost up to a real second after each click; declared as an external wait (SimCord's public
+    `external_wait`), the sleep resumes only when the test advances the clock. ``env``: the SimCord
+    environment (the ``env`` fixture sets it; until then, and outside bot-owned work, a plain sleep)."""
+
+    def __init__(self) -> None:
+        self.env: Any = None
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` of virtual time (a plain `asyncio.sleep` outside bot-owned work)."""
+        from simcord.backend.errors import SetupError
+
+        if self.env is None:
+            await asyncio.sleep(seconds)
+            return
+        try:
+            await self.env.external_wait(asyncio.sleep(seconds), reason="the presenter's wait")
+        except SetupError:  # not in bot-owned work, or already inside an external wait
+            await asyncio.sleep(seconds)
+
+
+_PRIMITIVE_WAITS = {asyncio.Lock.acquire.__code__, asyncio.Event.wait.__code__, asyncio.Condition.wait.__code__,
+                    asyncio.Semaphore.acquire.__code__}
+
+
+def _waits_on_a_primitive(task: asyncio.Task[Any]) -> bool:
+    """The task is suspended in `asyncio.Lock.acquire`, `Event.wait`, `Condition.wait` or
+    `Semaphore.acquire`: only another task of the loop can resume it."""
+    coroutine: Any = task.get_coro()
+    last = None
+    while coroutine is not None and hasattr(coroutine, "cr_frame"):
+        last = coroutine
+        coroutine = coroutine.cr_await
+    frame = getattr(last, "cr_frame", None)
+    return frame is not None and frame.f_code in _PRIMITIVE_WAITS
+
+
+def park_primitive_waiters(monkeypatch: Any) -> None:
+    """Teach SimCord's settlement that a bot task waiting on an asyncio lock, event, condition or semaphore
+    is parked when every other pending bot task is parked (or waits on one too) and some are: nothing can
+    then release it before the clock moves (a deadlock, with none parked, still fails to settle). SimCord recognises sleeps, listeners, views and declared external waits,
+    but not these: a writer queued behind another writer's virtual wait (`VirtualWaits`, the write budget's
+    channel lock, a table's notify lock) kept settlement waiting until its timeout ("unknown wait
+    (Future)")."""
+    from simcord import _settlement
+
+    original = _settlement._park_reason
+    if getattr(original, "parks_primitive_waiters", False):  # a restarted bot: already taught
+        return
+
+    def park_reason(state: Any, task: asyncio.Task[Any], deadline: float, seen: Any = None) -> str | None:
+        reason = original(state, task, deadline, seen)
+        if reason is not None or not _waits_on_a_primitive(task):
+            return reason
+        others = [t for t in _settlement._owned_tasks(state) if t is not task and not t.done()]
+        parked = [t for t in others if original(state, t, deadline) is not None]
+        if parked and all(t in parked or _waits_on_a_primitive(t) for t in others):
+            return "asyncio lock or event held by parked work"
+        return None  # some work still runs, or nothing is parked (waiters on each other alone: a deadlock)
+
+    park_reason.parks_primitive_waiters = True  # type: ignore[attr-defined]
+    monkeypatch.setattr(_settlement, "_park_reason", park_reason)

@@ -22,6 +22,7 @@ import pytest
 from bot.app import CuarentaBot
 from bot.config import Settings
 
+from .clocked import VirtualWaits, park_primitive_waiters
 from .openapi import invalid_requests, refused_by_discord
 
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:c4_)?(?:[A2-7JQK][SHDC]|W[12])(?![A-Za-z0-9])|[A2-7JQK][♠♥♦♣]|🃏[12]")
@@ -35,19 +36,30 @@ def db_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def make_bot(db_path: str):
+def virtual_waits() -> VirtualWaits:
+    """The presenter's waits in SimCord's virtual time, for a bot built with ``make_bot(virtual=True)``
+    (`clocked.VirtualWaits`; the ``env`` fixture gives it the environment)."""
+    return VirtualWaits()
+
+
+@pytest.fixture
+async def make_bot(db_path: str, virtual_waits: VirtualWaits, monkeypatch):
     """Build a bot on the test database (call it again for a restart). SimCord detaches a restarted
     bot without closing it, so every bot's database connection (and worker pool) is closed at the end.
 
     Computer players think in threads (``ai_workers=0``) and table pictures are drawn in the test's
     process (``picture_workers=0``) unless a test asks for worker processes, and
     table edits are not shed at a high request rate (tests click many times in one virtual instant)
-    unless a test asks for ``request_shedding=True``."""
+    unless a test asks for ``request_shedding=True``. The table messages carry no picture and the cards
+    are text (no card emojis uploaded) unless a test asks for ``pictures=True`` or ``card_emojis=True``
+    (`helpers.LOOKS`: both). With ``virtual=True`` the presenter's waits
+    (coalesced edits, the write budget) pass in SimCord's virtual time only (`clocked.VirtualWaits`): they
+    go on when the test advances the clock, and settling never waits real seconds for them."""
     counter = itertools.count(1)
     bots: list[CuarentaBot] = []
 
     def factory(guild_id: int | None = None, ai_workers: int = 0, picture_workers: int = 0,
-                **overrides) -> CuarentaBot:
+                virtual: bool = False, **overrides) -> CuarentaBot:
         for earlier in bots:  # a restart: the earlier bot's process is gone, and its worker processes with it
             # (SimCord's frozen clock would also make multiprocessing wait forever on a live earlier child
             # while it starts a new worker)
@@ -58,7 +70,11 @@ async def make_bot(db_path: str):
         settings = Settings(token="test", database_path=db_path, guild_id=guild_id, ai_delay=0,
                             ai_workers=ai_workers, picture_workers=picture_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
-                   "write_budget": False, "request_shedding": False, **overrides}
+                   "write_budget": False, "request_shedding": False, "pictures": False, "card_emojis": False,
+                   **overrides}
+        if virtual:
+            park_primitive_waiters(monkeypatch)
+            options["sleep"] = virtual_waits.sleep
         bot = CuarentaBot(settings, **options)
         bots.append(bot)
         return bot
@@ -105,8 +121,33 @@ def _poll_settle_faster(env) -> None:
     env._settle_internal = settle_polling_faster
 
 
+def _drop_dead_fallbacks(monkeypatch) -> None:
+    """SimCord gives every bot timer a real-time fallback handle on the loop; when the timer is cancelled
+    (a View's timeout re-armed at each click, a sleep cut short) the fallback stays on the loop's heap until
+    its real time, where it does nothing. Its settlement scans that heap for every pending task
+    (``is_sleep_waiter``), so a long test scanned thousands of dead handles each time (half of a whole
+    league's run). Cancelling the fallback with its timer is what its firing would do, only sooner."""
+    import simcord.env
+    from simcord import _settlement
+
+    original = _settlement._active_callbacks
+
+    def active_callbacks(state):
+        for record in state.work.callbacks:
+            real = record.real_handle
+            if real is not None and record.handle is not None and record.handle.cancelled():
+                real.cancel()
+                record.real_handle = None
+        return original(state)
+
+    monkeypatch.setattr(_settlement, "_active_callbacks", active_callbacks)
+    monkeypatch.setattr(simcord.env, "_active_callbacks", active_callbacks)
+
+
 @pytest.fixture
-async def env(simcord_env, caplog):
+async def env(simcord_env, caplog, virtual_waits, monkeypatch):
+    virtual_waits.env = simcord_env
+    _drop_dead_fallbacks(monkeypatch)
     caplog.set_level(logging.DEBUG, logger="bot")
     caplog.set_level(logging.DEBUG, logger="cogs")
     _poll_settle_faster(simcord_env)

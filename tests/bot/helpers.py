@@ -247,9 +247,15 @@ async def _inline(func: Any, *args: Any) -> Any:
     return func(*args)
 
 
-production_bot = pytest.mark.simcord_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+LOOKS = {"pictures": True, "card_emojis": True}
+"""``make_bot(**LOOKS)``, ``@pytest.mark.simcord_bot(**LOOKS)``: the table picture and the card emojis, as in
+production (off in other tests: drawing and uploading them is work no other check needs)."""
+
+
+production_bot = pytest.mark.simcord_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True)
 """Mark a SimCord test to run on the bot as in production (coalesced edits, write budget), computer moves
-inline (the ``simcord_bot`` fixture reads the ``simcord_bot`` mark's options)."""
+inline, the presenter's waits in virtual time (``virtual``: `clocked.VirtualWaits`; the ``simcord_bot``
+fixture reads the ``simcord_bot`` mark's options)."""
 
 
 def table_with(game: Game, preset: str) -> Table:

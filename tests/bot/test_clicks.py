@@ -212,6 +212,7 @@ async def test_a_click_refused_busy_is_answered_try_again_in_the_players_languag
 
 
 @pytest.mark.slow
+@pytest.mark.simcord_bot(card_emojis=True)  # the cards as emojis: none of the hand's may reach the table message
 async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerally_and_never_shows_a_hand(world):
     """QA: a card's custom_id pressed on the public table message (stale, foreign or forged) was answered by
     editing the message it was on: the table message became the presser's hand, cards and buttons, for

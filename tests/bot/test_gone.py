@@ -150,7 +150,7 @@ async def test_an_hour_old_table_message_is_reposted_before_the_hour_not_waited_
 
     from .clocked import WriteLog
 
-    await world.env.restart_bot(make_bot(edit_interval=1.0, write_budget=True))
+    await world.env.restart_bot(make_bot(edit_interval=1.0, write_budget=True, virtual=True))
     log = WriteLog(world.env)
     log.install(monkeypatch)
     await world.ana.slash(world.channel, "cuarenta new", players=2, turn_timer=300)

@@ -15,9 +15,7 @@ import pytest
 from bot.tables import FINISHED
 
 from .clocked import play_clocked
-
-pytestmark = pytest.mark.simcord(settle_timeout=60)
-"""Whole mesas; a click settles only once the drawn pictures and the writes it brings went out."""
+from .helpers import LOOKS
 
 MESSAGE_WRITE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 
@@ -29,7 +27,8 @@ async def _inline(func, *args):
 class Latency:
     """Every bot-token message write (POST, PATCH, DELETE) takes 0.02 to 0.15 s to reach Discord and 0.01
     to 0.05 s to come back (drawn from a seeded generator), and is logged with its start; drawing the table
-    picture takes 0.2 to 1.5 s, as in the bot's picture worker processes."""
+    picture takes 0.2 to 1.5 s, as in the bot's picture worker processes. All of it is SimCord's virtual
+    time (`wait`): as real sleeps, a whole mesa took five real minutes, mostly idle."""
 
     def __init__(self, env_now, seed: int = 31) -> None:
         self.now = env_now
@@ -37,7 +36,7 @@ class Latency:
         self.starts: dict[int, list[float]] = defaultdict(list)
         self.slow_channels: set[int] = set()
         """The channels whose writes take the latency (all when empty): the table channel, whose budget
-        is the one at stake; the DMs' writes are counted and checked without it (each is a real sleep)."""
+        is the one at stake; the DMs' writes are counted and checked without it."""
 
     def install(self, monkeypatch) -> None:
         from simcord.http.client import FakeHTTPClient
@@ -52,13 +51,18 @@ class Latency:
             latency.starts[int(match[1])].append(latency.now())
             if latency.slow_channels and int(match[1]) not in latency.slow_channels:
                 return await original(client, route, **kwargs)  # a DM: counted, without latency
-            await asyncio.sleep(latency.rng.uniform(0.02, 0.15))
+            await latency.wait(latency.rng.uniform(0.02, 0.15))
             try:
                 return await original(client, route, **kwargs)
             finally:
-                await asyncio.sleep(latency.rng.uniform(0.01, 0.05))
+                await latency.wait(latency.rng.uniform(0.01, 0.05))
 
         monkeypatch.setattr(FakeHTTPClient, "request", request)
+
+    def attach(self, env) -> None:
+        """The injected latency waits in ``env``'s virtual time from now on (as the bot's presenter does:
+        ``make_bot(virtual=True)``)."""
+        self.holder["env"] = env
 
     async def wait(self, seconds: float) -> None:
         """Sleep ``seconds`` of SimCord's virtual time: declared as an external wait (SimCord's public
@@ -113,9 +117,10 @@ class SlowPictures:
 
 @pytest.fixture
 def simcord_bot(make_bot, latency):
-    """The bot as in production (coalesced edits, write budget, pictures), computer moves inline; its
-    message writes and its pictures take the injected latency (patched before the bot is built)."""
-    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+    """The bot as in production (coalesced edits, write budget, pictures), computer moves inline, waits in
+    virtual time; its message writes and its pictures take the injected latency (patched before the bot
+    is built)."""
+    bot = make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True, **LOOKS)
     original = bot.setup_hook
 
     async def setup_hook():
@@ -127,7 +132,7 @@ def simcord_bot(make_bot, latency):
 
 
 async def _play(world, latency, members, think):
-    latency.holder["env"] = world.env
+    latency.attach(world.env)
     latency.slow_channels = {world.channel.id}
     table = await play_clocked(world, 1, members, think=think)
     assert table.status == FINISHED
@@ -141,7 +146,7 @@ async def _play(world, latency, members, think):
 
 @pytest.mark.slow
 async def test_1v1_person_against_a_computer_both_fast(world, latency):
-    latency.holder["env"] = world.env
+    latency.attach(world.env)
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     await _play(world, latency, {world.ana.id: world.ana}, think=0.0)
@@ -151,7 +156,7 @@ async def test_1v1_person_against_a_computer_both_fast(world, latency):
 async def test_2v2_two_people_and_two_computers_all_fast(world, latency):
     """Four seats write more around a hand's end (two DM hands, two computers' moves between them): the
     table channel still gets at most 5 writes in any 5 s, over a whole mesa of `rapido`."""
-    latency.holder["env"] = world.env
+    latency.attach(world.env)
     await world.ana.slash(world.channel, "cuarenta new", players=4, rules="rapido")
     await world.beto.slash(world.channel, "cuarenta join", team="A")
     lobby = world.channel.last_message

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 import bot.__main__ as entry
 from bot.store import Store
 from bot.tables import TableService
@@ -51,7 +53,7 @@ def test_debug_log_level_never_prints_a_hand(tmp_path, monkeypatch, caplog):
     assert leaks == [], f"{len(leaks)} log lines hold hand cards, e.g. {leaks[:2]}"
 
 
-@production_bot
+@pytest.mark.simcord_bot(**production_bot.kwargs, card_emojis=True)  # the emoji's name must not leak either
 async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch, caplog):
     """discord.py logs the item of a callback that raised: a hand's items name their table, not a card."""
     import logging

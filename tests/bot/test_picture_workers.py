@@ -174,7 +174,7 @@ async def test_the_words_and_the_picture_of_a_table_message_show_the_same_moment
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    return make_bot(picture_workers=1)
+    return make_bot(picture_workers=1, pictures=True)
 
 
 async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process_and_a_restart(world, make_bot):
@@ -187,7 +187,7 @@ async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process_and_a_restart
         _, play = pick_play(table)
         await play_through_ui(world.ana, table, play)
     assert bot.picture_workers.pictures >= 1
-    await world.env.restart_bot(make_bot(picture_workers=1))  # a new process, new workers (the old end with it)
+    await world.env.restart_bot(make_bot(picture_workers=1, pictures=True))  # a new process, new workers (the old end with it)
     bot = world.bot
     table = table_of(world, 1)
     for _ in range(3):

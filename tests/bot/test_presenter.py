@@ -33,8 +33,10 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def simcord_bot(make_bot, clock):
-    return make_bot(edit_interval=1.0, clock=clock, sleep=clock.sleep)
+def simcord_bot(make_bot, clock, request):
+    """Edits coalesced on the fake clock; a test's ``simcord_bot`` mark adds its options (the picture)."""
+    marker = request.node.get_closest_marker("simcord_bot")
+    return make_bot(edit_interval=1.0, clock=clock, sleep=clock.sleep, **(marker.kwargs if marker else {}))
 
 
 async def test_public_edits_are_at_most_one_a_second_per_table(world, clock, monkeypatch):
@@ -104,6 +106,7 @@ async def test_a_burst_of_changes_makes_one_edit(monkeypatch):
     assert edits == [posted]
 
 
+@pytest.mark.simcord_bot(pictures=True)
 async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the_next_is_posted(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")

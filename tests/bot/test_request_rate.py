@@ -56,7 +56,7 @@ async def test_install_counts_every_request_of_the_http_client():
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    return make_bot(edit_interval=1.0, write_budget=True, request_shedding=True)
+    return make_bot(edit_interval=1.0, write_budget=True, request_shedding=True, virtual=True)
 
 
 async def test_the_bot_counts_exactly_its_bot_token_requests(world, env):

@@ -15,6 +15,7 @@ from bot.ui.words import records, short_name
 
 from .clocked import WriteLog, play_clocked
 from .helpers import (
+    LOOKS,
     assert_no_hidden_cards_in_public,
     custom_ids,
     hand_messages,
@@ -34,8 +35,9 @@ async def _inline(func, *args):
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    """The bot as in production, but the computer players think inline (no worker thread: faster)."""
-    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+    """The bot as in production (the picture, the card emojis), but the computer players think inline (no
+    worker thread: faster) and the presenter waits in virtual time only (`clocked.VirtualWaits`)."""
+    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True, **LOOKS)
 
 
 def rank_order(labels: list[str]) -> bool:

@@ -17,7 +17,7 @@ async def _inline(func, *args):
 @pytest.fixture
 def simcord_bot(make_bot):
     """The bot as in production (coalesced edits, write budget), computer moves inline."""
-    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline)
+    return make_bot(edit_interval=1.0, write_budget=True, offload=_inline, virtual=True)
 
 
 async def start_1v1(world):

@@ -31,6 +31,7 @@ from bot.ui.picture import SIZE, LastPlay, SeatScene, SideScene, TableScene, lay
 from bot.ui.table_scene import table_scene
 
 from .helpers import (
+    LOOKS,
     assert_no_hidden_cards_in_public,
     custom_ids,
     latest_hand,
@@ -54,8 +55,9 @@ async def _inline(func, *args):
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    """The test bot, with a computer that waits `AI_DELAY` before it plays (and thinks inline)."""
-    return make_bot(ai_delay=AI_DELAY, offload=_inline)
+    """The test bot, with a computer that waits `AI_DELAY` before it plays (and thinks inline), the table
+    picture and the card emojis (this module checks them with the jokers)."""
+    return make_bot(ai_delay=AI_DELAY, offload=_inline, **LOOKS)
 
 
 def table_with(game: Game, house: dict) -> Table:
