@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -85,10 +86,10 @@ def _height(messages: list[dict[str, Any]], out: Path, name: str, names: dict[st
     result = subprocess.run([sys.executable, str(PREVIEW), str(out / f"{name}.json"), "--names",
                              str(out / "names.json"), "--out", str(out / f"{name}.png"), "--now", "1767225600"],
                             capture_output=True, text=True, check=False)
-    line = next((x for x in result.stdout.splitlines() if "CSS px" in x), None)
-    if line is None:
+    size = re.search(r"\((\d+)x(\d+) CSS px", result.stdout)
+    if size is None:
         raise SystemExit(f"preview failed: {result.stdout}{result.stderr}")
-    return int(line.split("x")[1].split()[0]) - HEADER
+    return int(size[2]) - HEADER
 
 
 async def scenario(players: int, people: int, out: Path) -> dict[str, Any]:
