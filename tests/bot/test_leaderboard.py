@@ -316,7 +316,48 @@ async def test_unranked_footer_counts_games_toward_the_minimum(world):
     await seed_chicas(world, gid, [(world.ana.id, world.beto.id)] * 3)
     shown = await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")
     assert "Sin clasificar: 3/10 chicas" in shown.response.embeds[0].footer.text
-    assert "Nadie en la clasificación todavía" in shown.response.embeds[0].description
+    assert rows_of(shown.response) == [], "nobody has a rank before 10 rated chicas"
+
+
+async def test_a_new_server_with_one_rated_1v1_mesa_shows_both_players_marked_provisional(world):
+    """ana and beto play the server's first mesa, a 1 v 1; anyone then posts `/cuarenta leaderboard` with
+    no mode. The board used to open on 2 v 2 and say that nobody is on it until 10 rated chicas; now it
+    opens on 1 v 1 (the mode played) and lists both, each marked 🌱 with their progress toward a rank,
+    with a one-line legend, and numbers nobody."""
+    table = await new_1v1(world, world.ana, world.beto)
+    await play_via_service(world, table.id)
+    chicas = len([e for e in table.game.events if e.kind == K.CHICA_WON])
+    assert 0 < chicas < 10
+    shown = await world.caro.slash(world.channel, "cuarenta leaderboard")
+    embed = shown.response.embeds[0]
+    assert "1v1" in embed.title, "the board opens on the mode the server played"
+    lines = embed.description.splitlines()
+    assert len(lines) == 2 and all(line.startswith(f"{boards.PROVISIONAL_MARK} ") for line in lines)
+    assert any("ana" in line for line in lines) and any("beto" in line for line in lines)
+    assert all(f"{chicas}/10 chicas" in line for line in lines), "their progress toward a rank"
+    assert rows_of(shown.response) == [], "no rank number before the threshold"
+    assert "🌱 = provisional: aún no llega a 10 chicas calificadas" in embed.footer.text
+    assert "Sin clasificar: 0/10 chicas" in embed.footer.text, "caro, who never played"
+    assert world.env.errors == []
+
+
+async def test_the_board_opens_on_the_mode_the_server_plays_most(world):
+    gid = world.guild.id
+    a, b, c, d = world.ana.id, world.beto.id, world.caro.id, world.eva.id
+
+    async def opened() -> str:
+        shown = await world.ana.slash(world.channel, "cuarenta leaderboard")
+        return shown.response.embeds[0].title
+
+    assert "1v1" in await opened(), "a server with no chica opens on 1 v 1"
+    await seed_chicas(world, gid, [((a, b), (c, d))], mode="2v2", table0=5000)
+    assert "2v2" in await opened()
+    await seed_chicas(world, gid, [(a, b)], table0=6000)
+    assert "1v1" in await opened(), "a tie opens on 1 v 1"
+    await seed_chicas(world, gid, [((a, c), (b, d)), ((a, d), (b, c))], mode="2v2", table0=7000)
+    board = await world.ana.slash(world.channel, "cuarenta leaderboard")
+    assert "2v2" in board.response.embeds[0].title and f"c4:b:{gid}:1:1v1:0:m" in custom_ids(board.response)
+    assert "1v1" in (await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")).response.embeds[0].title
 
 
 async def test_long_names_keep_the_embeds_within_discord_limits(world, make_bot):
