@@ -11,7 +11,7 @@ import discord
 from openskill.models import PlackettLuce
 
 from bot.engine import EventKind, Game
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ratings import ChicaResult, display_rating
 from bot.ui import boards, limits
 
@@ -223,6 +223,41 @@ async def test_a_rating_that_failed_is_caught_up_at_restart_exactly_once(world, 
 # ---------------------------------------------------------------------------------------- stats, history
 
 
+def assert_no_line_twice(text: str) -> None:
+    """No line of a stats embed is repeated, nor are the labels that used to be: mesas, the best streak."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == len(set(lines)), text
+    for label in ("Mesas", "Mejor racha", "Best streak", "Melhor sequência"):
+        assert text.count(label) <= 1, (label, text)
+
+
+async def test_stats_list_no_line_twice_for_players_with_and_without_history(world):
+    """ana played three chicas (two 1 v 1 won, one 2 v 2 lost), beto two 1 v 1, caro one 2 v 2 and eva
+    none. Stats used to repeat "Mesas"/"Chicas" (the totals and the only mode's field), "Mejor racha"
+    (per mode and overall) and show "La última chica ❌" for a single result. Now every line is said once,
+    with the story: the current streak beside the best one, and the caídas of the last 7 days."""
+    gid = world.guild.id
+    a, b, c, d = world.ana.id, world.beto.id, world.caro.id, world.dani.id
+    await seed_chicas(world, gid, [(a, b), (a, b)])
+    await seed_chicas(world, gid, [((b, c), (a, d))], mode="2v2", table0=5000)
+    texts = {}
+    for member in (world.ana, world.beto, world.caro, world.eva):
+        shown = await member.slash(world.channel, "cuarenta stats")
+        texts[member.name] = embed_text(shown.response)
+        assert_no_line_twice(texts[member.name])
+    ana = texts["ana"]
+    assert "Streak: 1 chica lost · Best streak: 2" in ana, ana
+    assert "Last 7 days: no caída" in ana
+    assert "Last 3 chicas (newest first)\n❌ ✅ ✅" in ana
+    assert "Chicas: 2 (2 won, 100%)" in ana and "Chicas: 1 (0 won, 0%)" in ana, "both modes: per mode"
+    caro = texts["caro"]
+    assert "🔥 Streak: 1 chica won · Best streak: 1" in caro, caro
+    assert caro.count("Chicas:") == 1, "one mode: its chicas are the totals, said once"
+    assert "last chica" not in caro.lower() and "✅" not in caro, "one result is the streak, not a list"
+    assert "No chicas played on this server yet." in texts["eva"]
+    assert world.env.errors == []
+
+
 async def test_stats_and_history_after_known_mesas_match_the_engine_events(world):
     played = []
     for host, guest in ((world.ana, world.beto), (world.beto, world.ana)):
@@ -240,6 +275,7 @@ async def test_stats_and_history_after_known_mesas_match_the_engine_events(world
     assert (got.caidas, got.limpias, got.rondas) == (want["caidas"], want["limpias"], want["rondas"])
     assert (got.zapateros_given, got.zapateros_suffered) == (want["zap_given"], want["zap_suffered"])
     assert got.best_streak == want["best_streak"]
+    assert got.caidas_week == want["caidas"], "every caída of these mesas was made in the last 7 days"
     assert [line.won for line in got.last_results] == want["last"]
     assert abs(got.modes["1v1"].rating - want["rating"]) <= 1, "openskill replayed by hand (idle σ growth ≈ 0)"
     assert got.partner is None, "no partner in 1v1"
@@ -250,6 +286,9 @@ async def test_stats_and_history_after_known_mesas_match_the_engine_events(world
     assert f"Caídas: {want['caidas']} · Limpias: {want['limpias']} · Rondas: {want['rondas']}" in text
     assert f"Mesas: {want['mesas']} ({want['mesas_won']} won)" in text
     assert f"given {want['zap_given']} · received {want['zap_suffered']}" in text
+    week = tn("stats.week", want["caidas"], "en", n=want["caidas"]) if want["caidas"] else t("stats.week_none", "en")
+    assert week in text, "the caídas of the last 7 days"
+    assert_no_line_twice(text)
     other = await world.caro.slash(world.channel, "cuarenta stats", user=world.ana)
     assert embed_text(other.response) == text, "anyone may look up a player"
 
