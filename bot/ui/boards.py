@@ -143,11 +143,11 @@ def _fit(lines: Sequence[str], limit: int) -> str:
 def board_row(row: BoardRow, names: Mapping[int, str], lang: str, min_games: int = 0) -> str:
     """One leaderboard line: rank, name, rating (``?`` while its σ is high), W–L, win %, games, last
     active. A provisional row (`BoardRow.ranked` False: fewer than ``min_games`` rated chicas) has
-    `PROVISIONAL_MARK` instead of a rank and counts its games toward ``min_games``."""
+    `PROVISIONAL_MARK` instead of a rank, counts its games toward ``min_games`` and, to fit one phone
+    line (390 px), leaves out the win % and the last-active time."""
     if not row.ranked:
         return tn("board.row_provisional", min_games, lang, name=name_of(row.user_id, names, lang),
-                  rating=row.rating, wins=row.wins, losses=row.losses, pct=_pct(row.win_rate), games=row.games,
-                  min=min_games, last=_when(row.last_active))
+                  rating=row.rating, wins=row.wins, losses=row.losses, games=row.games, min=min_games)
     return tn("board.row", row.games, lang, rank=row.rank, name=name_of(row.user_id, names, lang), rating=row.rating,
              mark=_mark(row.provisional), wins=row.wins, losses=row.losses, pct=_pct(row.win_rate),
              games=row.games, last=_when(row.last_active))

@@ -375,7 +375,7 @@ async def test_a_new_server_with_one_rated_1v1_mesa_shows_both_players_marked_pr
     assert any("ana" in line for line in lines) and any("beto" in line for line in lines)
     assert all(f"{chicas}/10 chicas" in line for line in lines), "their progress toward a rank"
     assert rows_of(shown.response) == [], "no rank number before the threshold"
-    assert "🌱 = provisional: aún no llega a 10 chicas calificadas" in embed.footer.text
+    assert "🌱 = provisional, sin puesto hasta 10 chicas calificadas" in embed.footer.text
     assert "Sin clasificar: 0/10 chicas" in embed.footer.text, "caro, who never played"
     assert world.env.errors == []
 
