@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -41,10 +42,10 @@ def _height(messages: list[dict], out: Path, name: str, names: dict[str, str], t
                              str(out / "names.json"), "--out", str(out / f"{name}.png"), "--lang", "es",
                              "--theme", theme, "--now", str(int(time.time()) + 60)],
                             capture_output=True, text=True, check=False)
-    line = next((x for x in result.stdout.splitlines() if "CSS px" in x), None)
-    if line is None:
+    size = re.search(r"\((\d+)x(\d+) CSS px", result.stdout)
+    if size is None:
         raise SystemExit(f"preview failed: {result.stdout}{result.stderr}")
-    return int(line.split("x")[1].split()[0])
+    return int(size[2])
 
 
 async def board(out: Path, theme: str) -> tuple[int, Path]:
