@@ -1,6 +1,6 @@
 """The leaderboard of a new server as a player sees it on a phone: in a fresh bot (SimCord, SQLite) ana
 and beto play the server's first mesa, a 1 v 1 under ``quito`` rules, then caro posts
-``/cuarenta leaderboard`` with no mode. The board is drawn 390 px wide by ``../shared/tools/discord-preview``
+``/cuarenta leaderboard`` with no mode, and ana asks for ``/cuarenta stats``. The board is drawn 390 px wide by ``../shared/tools/discord-preview``
 (headless Chromium) in Spanish, seen a minute after it was posted, and its height printed (the page's
 own margins left out).
 
@@ -48,8 +48,9 @@ def _height(messages: list[dict], out: Path, name: str, names: dict[str, str], t
     return int(size[2])
 
 
-async def board(out: Path, theme: str) -> tuple[int, Path]:
-    """Play the first mesa, post the board; return its height in CSS px and the PNG drawn."""
+async def board(out: Path, theme: str) -> tuple[int, Path, int, Path]:
+    """Play the first mesa, post the board, and ana asks for her stats; return the board's height in CSS
+    px and its PNG, then the same for the stats (in English, SimCord's client language)."""
     seeds = iter(f"leaderboard-{i}" for i in range(1000))
     settings = Settings(token="preview", database_path=str(out / "preview.db"), ai_delay=0, ai_workers=0,
                         picture_workers=0)
@@ -70,9 +71,12 @@ async def board(out: Path, theme: str) -> tuple[int, Path]:
         assert shown.response is not None, "the board was not posted"
         message = env.backend.messages[channel.id][shown.response.id]
         payload = _preview_message(env, message, out, 0)
-        payload["author"] = "Cuarenta"
+        stats = await ana.slash(channel, "cuarenta stats")
+        assert stats.response is not None, "no stats"
+        mine = _preview_message(env, stats.response._message, out, 1)
         await running.store.close()
-    return _height([payload], out, "leaderboard", names, theme), out / "leaderboard.png"
+    return (_height([payload], out, "leaderboard", names, theme), out / "leaderboard.png",
+            _height([mine], out, "stats", names, theme), out / "stats.png")
 
 
 def main() -> None:
@@ -84,11 +88,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         header = _height([{"content": ".", "author": "Cuarenta"}], out, "empty", {}, args.theme) - 22
-        height, png = asyncio.run(board(out, args.theme))
-        height -= header
+        height, png, stats_height, stats_png = asyncio.run(board(out, args.theme))
         args.out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(png, args.out)
-    print(f"leaderboard of a new server, 390 px wide: {height} px of channel, PNG {args.out}")
+        stats_out = args.out.with_name(args.out.name.replace("leaderboard", "stats"))
+        shutil.copy(stats_png, stats_out)
+    print(f"leaderboard of a new server, 390 px wide: {height - header} px of channel, PNG {args.out}")
+    print(f"ana's stats after it (ephemeral), 390 px wide: {stats_height - header} px, PNG {stats_out}")
 
 
 if __name__ == "__main__":
