@@ -41,7 +41,6 @@ RESET_CHOICES = [
     app_commands.Choice(name=command_text("soft (halfway back)", "choice.reset.soft"), value="soft"),
     app_commands.Choice(name=command_text("hard (start fresh)", "choice.reset.hard"), value="hard"),
 ]
-DEFAULT_MODE = "2v2"
 
 
 async def _refusal(error: Exception) -> Exception:
@@ -155,16 +154,19 @@ class LeaderboardCog(commands.Cog):
     @app_commands.command(name=command_text("leaderboard", "cmd.leaderboard.name"),
                           description=command_text("This server's rating leaderboard", "cmd.leaderboard.desc"))
     @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"))
-    @app_commands.describe(mode=command_text("1v1 or 2v2 (default 2v2)", "opt.mode.desc"),
+    @app_commands.describe(mode=command_text("1v1 or 2v2 (default: the one played most here)", "opt.mode.desc"),
                            season=command_text("A season number (default: the current one)", "opt.season.desc"))
     @app_commands.choices(mode=MODE_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, mode: str = DEFAULT_MODE,
+    async def leaderboard(self, interaction: discord.Interaction, mode: str | None = None,
                           season: app_commands.Range[int, 1, 100000] | None = None) -> None:
-        """Post a leaderboard page (public, in the server's language) with ◀ ▶ and the 1v1/2v2 switch."""
+        """Post a leaderboard page (public, in the server's language) with ◀ ▶ and the 1v1/2v2 switch;
+        without ``mode``, on the mode with the most rated chicas this season (`Ratings.busiest_mode`)."""
 
         async def run(lang: str) -> None:
-            public = await self.service.public_language(interaction.guild_id or 0)
-            payload = await self._board(interaction, interaction.guild_id or 0, mode, season, 0, public)
+            guild_id = interaction.guild_id or 0
+            public = await self.service.public_language(guild_id)
+            shown = mode or await self.ratings.busiest_mode(guild_id)
+            payload = await self._board(interaction, guild_id, shown, season, 0, public)
             await self._send(interaction, payload, ephemeral=False)
 
         await self._guard(interaction, run, public=True)
@@ -275,7 +277,7 @@ class LeaderboardCog(commands.Cog):
                          house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
-                           min_games=command_text("Rated chicas needed to appear on the leaderboard", "opt.min_games.desc"),
+                           min_games=command_text("Rated chicas needed for a rank on the leaderboard", "opt.min_games.desc"),
                            active_days=command_text("Days since the last rated chica to stay on it (0: no limit)",
                                                     "opt.active_days.desc"),
                            reset=command_text("What a new season does to ratings", "opt.reset.desc"),

@@ -1,6 +1,11 @@
-"""Leaderboard reads of the ratings repository: a live page of the open season (ranked players: enough
-games, active recently) or the frozen standings of a closed one, with the viewer's rank or progress.
-Each function takes the open `bot.store.db.Database`; reads take no transaction.
+"""Leaderboard reads of the ratings repository: a live page of the open season or the frozen standings of
+a closed one, with the viewer's rank or progress. Each function takes the open `bot.store.db.Database`;
+reads take no transaction.
+
+The live board lists every player active recently (``active_days``) with at least one rated chica this
+season: first the ranked ones (at least ``min_games`` rated chicas), by rating, numbered 1, 2, …; then
+the provisional ones (fewer), by rating, unnumbered (`BoardRow.ranked` False). Only ranked players get a
+rank (the viewer's footer, the frozen standings and the top 10 of a closed season).
 """
 
 from __future__ import annotations
@@ -20,24 +25,29 @@ def _cutoff(now: datetime, active_days: int) -> str:
     return _iso(now - timedelta(days=active_days)) if active_days > 0 else ""
 
 
-def _board_row(rank: int, row: Sequence[Any]) -> BoardRow:
+def _board_row(rank: int, row: Sequence[Any], ranked: bool = True) -> BoardRow:
     user_id, display, sigma, games, wins, losses, last_active = row
-    return BoardRow(rank, user_id, display, is_provisional(sigma), wins, losses, games,
-                    wins / games if games else 0.0, _dt(last_active))
+    return BoardRow(rank if ranked else 0, user_id, display, is_provisional(sigma), wins, losses, games,
+                    wins / games if games else 0.0, _dt(last_active), ranked)
 
 
 _LIVE_ORDER = "ORDER BY display DESC, user_id"
 _LIVE_WHERE = "season_id = ? AND mode = ? AND games >= ? AND last_active >= ?"
+"""Ranked players of a season and mode (parameters: season id, mode, min_games, activity cutoff)."""
+_LISTED_ORDER = "ORDER BY CASE WHEN games >= ? THEN 0 ELSE 1 END, display DESC, user_id"
+"""The live board's order (parameter: min_games): ranked players first, then provisional ones."""
 
 
 async def _live_page(db: Database, season_id: int, mode: str, min_games: int, cutoff: str,
                      limit: int, offset: int) -> list[BoardRow]:
+    """Rows ``offset`` … ``offset + limit − 1`` of the live board: every listed player (one rated chica
+    is enough), ranked ones first."""
     rows = await db.fetch(
         f"SELECT user_id, display, sigma, games, wins, losses, last_active FROM ratings"
-        f" WHERE {_LIVE_WHERE} {_LIVE_ORDER} LIMIT ? OFFSET ?",
-        season_id, mode, min_games, cutoff, limit, offset,
+        f" WHERE {_LIVE_WHERE} {_LISTED_ORDER} LIMIT ? OFFSET ?",
+        season_id, mode, 1, cutoff, min_games, limit, offset,
     )
-    return [_board_row(offset + i + 1, r) for i, r in enumerate(rows)]
+    return [_board_row(offset + i + 1, r, r[3] >= min_games) for i, r in enumerate(rows)]
 
 
 async def _leaderboard(db: Database, settings: Settings, season: Season | None, mode: str, page: int,
@@ -48,12 +58,13 @@ async def _leaderboard(db: Database, settings: Settings, season: Season | None, 
     if season is None:
         vr = (ViewerRank(viewer, Standing.FEW_GAMES, None, 0, min_games, settings.active_days, None, False)
               if viewer is not None else None)
-        return Leaderboard(None, mode, 0, 1, 0, [], vr, False, min_games, settings.active_days)
+        return Leaderboard(None, mode, 0, 1, 0, [], vr, False, min_games, settings.active_days, 0)
     if season.ended_at is not None:
         return await _frozen_board(db, season, mode, page, viewer, settings)
     cutoff = _cutoff(now, settings.active_days)
-    total = await db.fetchval(f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}",
-                              season.id, mode, min_games, cutoff)
+    total = await db.fetchval(f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}", season.id, mode, 1, cutoff)
+    ranked = await db.fetchval(f"SELECT COUNT(*) FROM ratings WHERE {_LIVE_WHERE}",
+                               season.id, mode, min_games, cutoff)
     pages = max(1, math.ceil(total / PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     rows = await _live_page(db, season.id, mode, min_games, cutoff, PAGE_SIZE, page * PAGE_SIZE)
@@ -74,7 +85,8 @@ async def _leaderboard(db: Database, settings: Settings, season: Season | None, 
                 )
             vr = ViewerRank(viewer, st, rank, me[2], min_games, settings.active_days, me[0],
                             is_provisional(me[1]))
-    return Leaderboard(season, mode, page, pages, total, rows, vr, False, min_games, settings.active_days)
+    return Leaderboard(season, mode, page, pages, total, rows, vr, False, min_games, settings.active_days,
+                       ranked)
 
 
 async def _frozen_board(db: Database, season: Season, mode: str, page: int, viewer: int | None,
@@ -107,4 +119,4 @@ async def _frozen_board(db: Database, season: Season, mode: str, page: int, view
                 st = Standing.FEW_GAMES if me[2] < min_games else Standing.INACTIVE
                 vr = ViewerRank(viewer, st, None, me[2], min_games, settings.active_days, me[0],
                                 is_provisional(me[1]))
-    return Leaderboard(season, mode, page, pages, total, out, vr, True, min_games, settings.active_days)
+    return Leaderboard(season, mode, page, pages, total, out, vr, True, min_games, settings.active_days, total)

@@ -53,7 +53,8 @@ class Settings:
     Attributes:
         language: the public language (``"es"``/``"en"``), None when never chosen.
         rate_bots: chicas with a computer player are rated (default False: casual).
-        min_games: rated chicas needed this season to appear on the leaderboard (default 10).
+        min_games: rated chicas needed this season for a rank on the leaderboard (default 10; fewer: listed as
+            provisional, without a rank).
         active_days: a rated chica within this many days is needed to appear (default 30; 0 = no rule).
         reset_policy: ``"none"``, ``"soft"`` (default) or ``"hard"``, applied when a season starts.
         default_preset: the rules preset of new tables (default ``"quito"``).
@@ -98,13 +99,15 @@ class BoardRow:
     """One leaderboard row.
 
     Attributes:
-        rank: 1-based.
+        rank: 1-based among the ranked players; 0 on a provisional row (``ranked`` False).
         user_id: the Discord user.
         rating: the shown rating ``1500 + 24·(μ − 3σ)``.
         provisional: σ > 6 (show "?").
         wins, losses, games: rated chicas this season in this mode (games = wins + losses).
         win_rate: wins / games, 0.0–1.0.
         last_active: time of the last rated chica.
+        ranked: the player reached the server's eligibility threshold (``min_games`` rated chicas this
+            season); False: listed as provisional, without a rank, until they do.
     """
 
     rank: int
@@ -116,6 +119,7 @@ class BoardRow:
     games: int
     win_rate: float
     last_active: datetime | None
+    ranked: bool = True
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,7 @@ class Leaderboard:
         mode: ``"1v1"`` or ``"2v2"``.
         page: the 0-based page actually shown (clamped into range).
         pages: number of pages (at least 1).
-        total: ranked players.
+        total: players listed (ranked and provisional; on a closed season, its ranked players).
         rows: up to `PAGE_SIZE` rows.
         viewer: the caller's rank or progress, None when no viewer was given.
         frozen: True for a closed season (its standings as they were at the close).
@@ -164,6 +168,7 @@ class Leaderboard:
     frozen: bool
     min_games: int
     active_days: int
+    ranked: int = 0
 
 
 @dataclass(frozen=True)
@@ -258,6 +263,10 @@ class PlayerStats:
         best_streak: most chicas won in a row (both modes together).
         last_results: the last 10 chicas, newest first.
         partner: ``(user_id, chicas together)`` of the most frequent human partner, None if none.
+        current_streak: the run the last chicas make (both modes together): +n for n won in a row, −n for
+            n lost in a row, 0 with no chica.
+        caidas_week: caídas in the chicas finished within the last 7 days (a caída is stored with the
+            chica it was made in, so the caídas of a chica still being played are not counted yet).
     """
 
     guild_id: int
@@ -276,6 +285,8 @@ class PlayerStats:
     best_streak: int
     last_results: list[ChicaLine]
     partner: tuple[int, int] | None
+    current_streak: int = 0
+    caidas_week: int = 0
 
 
 @dataclass(frozen=True)

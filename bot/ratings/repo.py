@@ -147,9 +147,23 @@ class Ratings:
                                       viewer, now)
         return await self._run(board)
 
+    async def busiest_mode(self, guild_id: int) -> str:
+        """The mode with the most rated chicas in the guild's current season: the one its leaderboard
+        opens on. ``"1v1"`` on a tie, and when the guild has no season or no rated chica yet."""
+        async def busiest(db: Database) -> str:
+            season = await _current_season(db, guild_id)
+            if season is None:
+                return MODES[0]
+            counts = dict(await db.fetch(
+                "SELECT mode, COUNT(*) FROM chicas WHERE season_id = ? AND rated = 1 GROUP BY mode", season.id,
+            ))
+            return max(MODES, key=lambda mode: (int(counts.get(mode, 0)), -MODES.index(mode)))
+        return await self._run(busiest)
+
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A user's record in a guild (see `PlayerStats`); zeros for a user who never played there."""
-        return await self._run(_stats, guild_id, user_id)
+        """A user's record in a guild (see `PlayerStats`); zeros for a user who never played there.
+        "This week" (`PlayerStats.caidas_week`) is the 7 days before the repository's clock."""
+        return await self._run(_stats, guild_id, user_id, self._clock())
 
     async def history(self, guild_id: int, user_id: int, *, limit: int = 10,
                       offset: int = 0) -> list[MesaLine]:

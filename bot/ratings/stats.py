@@ -1,5 +1,5 @@
 """A player's record in a guild, as the ratings repository reads it: `/cuarenta stats` (totals per mode,
-streaks, recent chicas, most frequent partner) and `/cuarenta history` (finished mesas, newest first).
+streaks, caídas of the last 7 days, recent chicas, most frequent partner) and `/cuarenta history` (finished mesas, newest first).
 Each function takes the open `bot.store.db.Database`; reads take no transaction.
 """
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.store.db import Database
 
-from .model import ChicaLine, MesaLine, ModeStats, PlayerStats, _dt
+from .model import ChicaLine, MesaLine, ModeStats, PlayerStats, _dt, _iso
 from .seasons import _current_season
 from .skill import MODES, is_provisional
 
@@ -31,7 +31,24 @@ def _best_run(flags: Sequence[int]) -> int:
     return best
 
 
-async def _stats(db: Database, guild_id: int, user_id: int) -> PlayerStats:
+def _current_run(flags: Sequence[int]) -> int:
+    """The run the last results make: +n for n wins in a row at the end, −n for n losses, 0 for none."""
+    if not flags:
+        return 0
+    last = bool(flags[-1])
+    run = 0
+    for won in reversed(flags):
+        if bool(won) != last:
+            break
+        run += 1
+    return run if last else -run
+
+
+WEEK = timedelta(days=7)
+"""The window of "this week" in `/cuarenta stats` (the last 7 days, not the calendar week)."""
+
+
+async def _stats(db: Database, guild_id: int, user_id: int, now: datetime) -> PlayerStats:
     agg: dict[str, tuple[int, ...]] = {mode: (0, 0, 0, 0, 0, 0, 0, 0, 0) for mode in MODES}
     for row in await db.fetch(
         "SELECT c.mode, COUNT(*), SUM(p.won), SUM(c.rated), SUM(p.caidas), SUM(p.limpias), SUM(p.rondas),"
@@ -113,11 +130,16 @@ async def _stats(db: Database, guild_id: int, user_id: int) -> PlayerStats:
         " WHERE p.guild_id = ? AND p.user_id = ? AND q.user_id IS NOT NULL"
         " GROUP BY q.user_id ORDER BY n DESC, last DESC LIMIT 1", guild_id, user_id,
     )
+    week = await db.fetchval(
+        "SELECT SUM(p.caidas) FROM chica_players p JOIN chicas c ON c.id = p.chica_id"
+        " WHERE p.guild_id = ? AND p.user_id = ? AND c.finished_at >= ?", guild_id, user_id, _iso(now - WEEK),
+    )
     return PlayerStats(
         guild_id, user_id, modes,
         sum(modes[m].mesas for m in MODES), sum(modes[m].mesas_won for m in MODES),
         total(0), total(1), total(3), total(4), total(5), total(6), total(7), total(8),
         _best_run(every), lines, (partner[0], partner[1]) if partner else None,
+        _current_run(every), int(week or 0),
     )
 
 

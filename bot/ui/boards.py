@@ -140,11 +140,21 @@ def _fit(lines: Sequence[str], limit: int) -> str:
     return "\n".join(out)
 
 
-def board_row(row: BoardRow, names: Mapping[int, str], lang: str) -> str:
-    """One leaderboard line: rank, name, rating (``?`` while provisional), W–L, win %, games, last active."""
+def board_row(row: BoardRow, names: Mapping[int, str], lang: str, min_games: int = 0) -> str:
+    """One leaderboard line: rank, name, rating (``?`` while its σ is high), W–L, win %, games, last
+    active. A provisional row (`BoardRow.ranked` False: fewer than ``min_games`` rated chicas) has
+    `PROVISIONAL_MARK` instead of a rank, counts its games toward ``min_games`` and, to fit one phone
+    line (390 px), leaves out the win % and the last-active time."""
+    if not row.ranked:
+        return tn("board.row_provisional", min_games, lang, name=name_of(row.user_id, names, lang),
+                  rating=row.rating, wins=row.wins, losses=row.losses, games=row.games, min=min_games)
     return tn("board.row", row.games, lang, rank=row.rank, name=name_of(row.user_id, names, lang), rating=row.rating,
              mark=_mark(row.provisional), wins=row.wins, losses=row.losses, pct=_pct(row.win_rate),
              games=row.games, last=_when(row.last_active))
+
+
+PROVISIONAL_MARK = "🌱"
+"""The mark of a provisional row (in ``board.row_provisional`` and ``board.legend_provisional``)."""
 
 
 # ---------------------------------------------------------------------------------------- leaderboard
@@ -162,19 +172,27 @@ def _viewer_text(board: Leaderboard, lang: str) -> str:
 
 
 def leaderboard_payload(board: Leaderboard, guild_id: int, names: Mapping[int, str], lang: str) -> Payload:
-    """One page of the leaderboard: ten rows, the caller's place in the footer, ◀ ▶ and 1v1 / 2v2."""
+    """One page of the leaderboard: ten rows (ranked players numbered, then provisional ones marked
+    `PROVISIONAL_MARK`), the caller's place in the footer with a one-line legend for each mark shown,
+    ◀ ▶ and 1v1 / 2v2. A live board with nobody says that the first rated chica puts its players on it;
+    an empty closed season says what it took to be ranked."""
     title = t("board.title", lang, mode=board.mode, season=season_label(board.season, lang))
     if board.frozen:
         title = t("board.title_frozen", lang, title=title)
     if board.rows:
-        description = _fit([board_row(r, names, lang) for r in board.rows], limits.EMBED_DESCRIPTION)
+        description = _fit([board_row(r, names, lang, board.min_games) for r in board.rows],
+                           limits.EMBED_DESCRIPTION)
+    elif not board.frozen:
+        description = t("board.empty_live", lang, mode=board.mode)
     else:
         description = (tn("board.empty", board.min_games, lang, min=board.min_games, days=board.active_days)
                        if board.active_days else tn("board.empty_any", board.min_games, lang, min=board.min_games))
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), description=description, colour=COLOR)
     footer = [t("board.page", lang, page=board.page + 1, pages=board.pages)]
-    if any(r.provisional for r in board.rows):
+    if any(r.provisional and r.ranked for r in board.rows):
         footer.append(t("board.legend", lang))
+    if any(not r.ranked for r in board.rows):
+        footer.append(tn("board.legend_provisional", board.min_games, lang, min=board.min_games))
     you = _viewer_text(board, lang)
     if you:
         footer.insert(0, you)
@@ -195,39 +213,53 @@ def leaderboard_payload(board: Leaderboard, guild_id: int, names: Mapping[int, s
 # ---------------------------------------------------------------------------------------- stats
 
 
+def _story(stats: PlayerStats, lang: str) -> list[str]:
+    """The short story under the totals: the current streak with the best one, and the caídas of the
+    last 7 days."""
+    run = stats.current_streak
+    streak = (tn("stats.streak_won", run, lang, n=run) if run > 0 else tn("stats.streak_lost", -run, lang, n=-run))
+    best = f"{t('stats.best_streak', lang)}: {stats.best_streak}"
+    week = (tn("stats.week", stats.caidas_week, lang, n=stats.caidas_week) if stats.caidas_week
+            else t("stats.week_none", lang))
+    return [f"{streak} · {best}", week]
+
+
 def stats_payload(stats: PlayerStats, names: Mapping[int, str], lang: str) -> Payload:
-    """`/cuarenta stats`: mesas, chicas, win rate per mode, caídas, limpias, rondas, zapateros, best
-    streak, rating and peak, the last 10 results and the most frequent partner."""
+    """`/cuarenta stats`, each fact once: mesas and chicas won (description), the story (current and
+    best streak, caídas of the last 7 days), per mode its chicas (only when both modes were played) and
+    rating with peak, caídas, limpias, rondas, zapateros, the most frequent partner, and the last results
+    (from two chicas on: one result is already the streak)."""
     who = name_of(stats.user_id, names, lang)
     embed = discord.Embed(title=limits.clip(t("stats.title", lang, name=who), limits.EMBED_TITLE), colour=COLOR)
     if stats.chicas == 0:
         embed.description = t("stats.none", lang)
         return Payload(embed=embed)
-    embed.description = t("stats.summary", lang, mesas=stats.mesas, mesas_won=stats.mesas_won,
-                          chicas=stats.chicas, chicas_won=stats.chicas_won,
-                          pct=_pct(stats.chicas_won / stats.chicas if stats.chicas else 0.0))
-    for mode in MODES:
+    summary = t("stats.summary", lang, mesas=stats.mesas, mesas_won=stats.mesas_won,
+                chicas=stats.chicas, chicas_won=stats.chicas_won,
+                pct=_pct(stats.chicas_won / stats.chicas if stats.chicas else 0.0))
+    embed.description = "\n".join([summary, *_story(stats, lang)])
+    played = [mode for mode in MODES if stats.modes[mode].chicas]
+    for mode in played:
         m = stats.modes[mode]
-        if m.chicas == 0:
-            continue
-        lines = [t("stats.mode_line", lang, chicas=m.chicas, won=m.chicas_won, pct=_pct(m.win_rate),
-                   mesas=m.mesas, mesas_won=m.mesas_won, streak=m.best_streak)]
+        lines = []
+        if len(played) > 1:  # with one mode, its chicas are the totals above
+            lines.append(t("stats.mode_line", lang, chicas=m.chicas, won=m.chicas_won, pct=_pct(m.win_rate)))
         if m.rating is not None:
             lines.append(t("stats.rating_line", lang, rating=m.rating, mark=_mark(m.provisional), peak=m.peak))
         elif m.rated_chicas == 0:
             lines.append(t("stats.unrated", lang))
-        embed.add_field(name=mode, value=limits.clip("\n".join(lines), limits.FIELD_VALUE), inline=True)
+        if lines:
+            embed.add_field(name=mode, value=limits.clip("\n".join(lines), limits.FIELD_VALUE), inline=True)
     embed.add_field(name=t("stats.plays", lang), value=t(
         "stats.plays_line", lang, caidas=stats.caidas, limpias=stats.limpias, rondas=stats.rondas,
         doble=stats.doble_rondas), inline=False)
     embed.add_field(name=t("stats.zapateros", lang), value=t(
         "stats.zapateros_line", lang, given=stats.zapateros_given, suffered=stats.zapateros_suffered), inline=True)
-    embed.add_field(name=t("stats.best_streak", lang), value=str(stats.best_streak), inline=True)
     if stats.partner is not None:
         embed.add_field(name=t("stats.partner", lang), value=tn(
             "stats.partner_line", stats.partner[1], lang, name=name_of(stats.partner[0], names, lang), chicas=stats.partner[1]),
             inline=True)
-    if stats.last_results:
+    if len(stats.last_results) > 1:
         marks = " ".join("✅" if line.won else "❌" for line in stats.last_results)
         embed.add_field(name=tn("stats.last", len(stats.last_results), lang, n=len(stats.last_results)),
                         value=limits.clip(marks, limits.FIELD_VALUE), inline=False)

@@ -11,7 +11,7 @@ import discord
 from openskill.models import PlackettLuce
 
 from bot.engine import EventKind, Game
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ratings import ChicaResult, display_rating
 from bot.ui import boards, limits
 
@@ -223,6 +223,41 @@ async def test_a_rating_that_failed_is_caught_up_at_restart_exactly_once(world, 
 # ---------------------------------------------------------------------------------------- stats, history
 
 
+def assert_no_line_twice(text: str) -> None:
+    """No line of a stats embed is repeated, nor are the labels that used to be: mesas, the best streak."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == len(set(lines)), text
+    for label in ("Mesas", "Mejor racha", "Best streak", "Melhor sequência"):
+        assert text.count(label) <= 1, (label, text)
+
+
+async def test_stats_list_no_line_twice_for_players_with_and_without_history(world):
+    """ana played three chicas (two 1 v 1 won, one 2 v 2 lost), beto two 1 v 1, caro one 2 v 2 and eva
+    none. Stats used to repeat "Mesas"/"Chicas" (the totals and the only mode's field), "Mejor racha"
+    (per mode and overall) and show "La última chica ❌" for a single result. Now every line is said once,
+    with the story: the current streak beside the best one, and the caídas of the last 7 days."""
+    gid = world.guild.id
+    a, b, c, d = world.ana.id, world.beto.id, world.caro.id, world.dani.id
+    await seed_chicas(world, gid, [(a, b), (a, b)])
+    await seed_chicas(world, gid, [((b, c), (a, d))], mode="2v2", table0=5000)
+    texts = {}
+    for member in (world.ana, world.beto, world.caro, world.eva):
+        shown = await member.slash(world.channel, "cuarenta stats")
+        texts[member.name] = embed_text(shown.response)
+        assert_no_line_twice(texts[member.name])
+    ana = texts["ana"]
+    assert "Streak: 1 chica lost · Best streak: 2" in ana, ana
+    assert "Last 7 days: no caída" in ana
+    assert "Last 3 chicas (newest first)\n❌ ✅ ✅" in ana
+    assert "Chicas: 2 (2 won, 100%)" in ana and "Chicas: 1 (0 won, 0%)" in ana, "both modes: per mode"
+    caro = texts["caro"]
+    assert "🔥 Streak: 1 chica won · Best streak: 1" in caro, caro
+    assert caro.count("Chicas:") == 1, "one mode: its chicas are the totals, said once"
+    assert "last chica" not in caro.lower() and "✅" not in caro, "one result is the streak, not a list"
+    assert "No chicas played on this server yet." in texts["eva"]
+    assert world.env.errors == []
+
+
 async def test_stats_and_history_after_known_mesas_match_the_engine_events(world):
     played = []
     for host, guest in ((world.ana, world.beto), (world.beto, world.ana)):
@@ -240,6 +275,7 @@ async def test_stats_and_history_after_known_mesas_match_the_engine_events(world
     assert (got.caidas, got.limpias, got.rondas) == (want["caidas"], want["limpias"], want["rondas"])
     assert (got.zapateros_given, got.zapateros_suffered) == (want["zap_given"], want["zap_suffered"])
     assert got.best_streak == want["best_streak"]
+    assert got.caidas_week == want["caidas"], "every caída of these mesas was made in the last 7 days"
     assert [line.won for line in got.last_results] == want["last"]
     assert abs(got.modes["1v1"].rating - want["rating"]) <= 1, "openskill replayed by hand (idle σ growth ≈ 0)"
     assert got.partner is None, "no partner in 1v1"
@@ -250,6 +286,9 @@ async def test_stats_and_history_after_known_mesas_match_the_engine_events(world
     assert f"Caídas: {want['caidas']} · Limpias: {want['limpias']} · Rondas: {want['rondas']}" in text
     assert f"Mesas: {want['mesas']} ({want['mesas_won']} won)" in text
     assert f"given {want['zap_given']} · received {want['zap_suffered']}" in text
+    week = tn("stats.week", want["caidas"], "en", n=want["caidas"]) if want["caidas"] else t("stats.week_none", "en")
+    assert week in text, "the caídas of the last 7 days"
+    assert_no_line_twice(text)
     other = await world.caro.slash(world.channel, "cuarenta stats", user=world.ana)
     assert embed_text(other.response) == text, "anyone may look up a player"
 
@@ -316,7 +355,48 @@ async def test_unranked_footer_counts_games_toward_the_minimum(world):
     await seed_chicas(world, gid, [(world.ana.id, world.beto.id)] * 3)
     shown = await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")
     assert "Sin clasificar: 3/10 chicas" in shown.response.embeds[0].footer.text
-    assert "Nadie en la clasificación todavía" in shown.response.embeds[0].description
+    assert rows_of(shown.response) == [], "nobody has a rank before 10 rated chicas"
+
+
+async def test_a_new_server_with_one_rated_1v1_mesa_shows_both_players_marked_provisional(world):
+    """ana and beto play the server's first mesa, a 1 v 1; anyone then posts `/cuarenta leaderboard` with
+    no mode. The board used to open on 2 v 2 and say that nobody is on it until 10 rated chicas; now it
+    opens on 1 v 1 (the mode played) and lists both, each marked 🌱 with their progress toward a rank,
+    with a one-line legend, and numbers nobody."""
+    table = await new_1v1(world, world.ana, world.beto)
+    await play_via_service(world, table.id)
+    chicas = len([e for e in table.game.events if e.kind == K.CHICA_WON])
+    assert 0 < chicas < 10
+    shown = await world.caro.slash(world.channel, "cuarenta leaderboard")
+    embed = shown.response.embeds[0]
+    assert "1v1" in embed.title, "the board opens on the mode the server played"
+    lines = embed.description.splitlines()
+    assert len(lines) == 2 and all(line.startswith(f"{boards.PROVISIONAL_MARK} ") for line in lines)
+    assert any("ana" in line for line in lines) and any("beto" in line for line in lines)
+    assert all(f"{chicas}/10 chicas" in line for line in lines), "their progress toward a rank"
+    assert rows_of(shown.response) == [], "no rank number before the threshold"
+    assert "🌱 = provisional, sin puesto hasta 10 chicas calificadas" in embed.footer.text
+    assert "Sin clasificar: 0/10 chicas" in embed.footer.text, "caro, who never played"
+    assert world.env.errors == []
+
+
+async def test_the_board_opens_on_the_mode_the_server_plays_most(world):
+    gid = world.guild.id
+    a, b, c, d = world.ana.id, world.beto.id, world.caro.id, world.eva.id
+
+    async def opened() -> str:
+        shown = await world.ana.slash(world.channel, "cuarenta leaderboard")
+        return shown.response.embeds[0].title
+
+    assert "1v1" in await opened(), "a server with no chica opens on 1 v 1"
+    await seed_chicas(world, gid, [((a, b), (c, d))], mode="2v2", table0=5000)
+    assert "2v2" in await opened()
+    await seed_chicas(world, gid, [(a, b)], table0=6000)
+    assert "1v1" in await opened(), "a tie opens on 1 v 1"
+    await seed_chicas(world, gid, [((a, c), (b, d)), ((a, d), (b, c))], mode="2v2", table0=7000)
+    board = await world.ana.slash(world.channel, "cuarenta leaderboard")
+    assert "2v2" in board.response.embeds[0].title and f"c4:b:{gid}:1:1v1:0:m" in custom_ids(board.response)
+    assert "1v1" in (await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")).response.embeds[0].title
 
 
 async def test_long_names_keep_the_embeds_within_discord_limits(world, make_bot):

@@ -312,20 +312,22 @@ async def _league(repo, players=25, rounds=3, table=100):
 async def test_leaderboard_pages_and_ranks(repo, conn):
     await repo.set_settings(1, min_games=2)
     await _league(repo)
-    await repo.record_chica(result(999, 1, [[77], [78]], 0))  # one game each: not ranked
+    await repo.record_chica(result(999, 1, [[77], [78]], 0))  # one game each: provisional, not ranked
     every = await rows(conn, "SELECT user_id, display FROM ratings WHERE games >= 2"
                              " ORDER BY display DESC, user_id")
     assert len(every) == 25
     p0 = await repo.leaderboard(1, "1v1", page=0, viewer=every[13][0])
-    assert (p0.total, p0.pages, p0.page, p0.frozen) == (25, 3, 0, False)
+    assert (p0.total, p0.ranked, p0.pages, p0.page, p0.frozen) == (27, 25, 3, 0, False)
+    assert all(r.ranked for r in p0.rows)
     assert [r.rank for r in p0.rows] == list(range(1, 11))
     assert [(r.user_id, r.rating) for r in p0.rows] == every[:10]
     assert all(r.games == r.wins + r.losses == 6 for r in p0.rows)
     assert p0.rows[0].win_rate == p0.rows[0].wins / 6
     assert p0.viewer.standing is Standing.RANKED and p0.viewer.rank == 14
     p2 = await repo.leaderboard(1, "1v1", page=7)  # clamped to the last page
-    assert p2.page == 2 and [r.rank for r in p2.rows] == list(range(21, 26)) and p2.viewer is None
-    assert [r.user_id for r in p2.rows] == [u for u, _ in every[20:]]
+    assert p2.page == 2 and [r.rank for r in p2.rows] == [*range(21, 26), 0, 0] and p2.viewer is None
+    assert [r.user_id for r in p2.rows] == [u for u, _ in every[20:]] + [77, 78], "provisional ones last"
+    assert [r.ranked for r in p2.rows] == [True] * 5 + [False] * 2
     newbie = (await repo.leaderboard(1, "1v1", viewer=77)).viewer
     assert (newbie.standing, newbie.rank, newbie.games, newbie.min_games) == (Standing.FEW_GAMES, None, 1, 2)
     stranger = (await repo.leaderboard(1, "1v1", viewer=12345)).viewer
@@ -471,3 +473,47 @@ async def test_settings(repo, conn):
         with pytest.raises(RatingsError):
             await repo.set_settings(1, **bad)
     assert (await repo.settings(1)).min_games == 7
+
+
+# ------------------------------------------------------------------ a new server's board, the story in stats
+
+
+async def test_a_first_rated_chica_lists_both_players_as_provisional_and_ranks_nobody(repo):
+    await repo.record_chica(result(1, 1, [[1], [2]], 0))
+    board = await repo.leaderboard(1, "1v1", viewer=1)
+    assert (board.total, board.ranked) == (2, 0)
+    assert [(r.user_id, r.rank, r.ranked, r.games) for r in board.rows] == [(1, 0, False, 1), (2, 0, False, 1)]
+    assert board.viewer.standing is Standing.FEW_GAMES and board.viewer.rank is None, "no rank before 10"
+    closed = await repo.end_season(1)
+    assert closed.top["1v1"] == [], "a closed season's standings keep only ranked players"
+    assert (await repo.leaderboard(1, "1v1", season=1)).rows == []
+
+
+async def test_the_busiest_mode_counts_rated_chicas_of_this_season_and_ties_go_to_1v1(repo):
+    assert await repo.busiest_mode(1) == "1v1", "no season yet"
+    await repo.record_chica(result(1, 1, [[1, 2], [3, 4]], 0))
+    assert await repo.busiest_mode(1) == "2v2"
+    await repo.record_chica(result(2, 1, [[1], [2]], 0))
+    assert await repo.busiest_mode(1) == "1v1", "a tie"
+    await repo.record_chica(result(3, 1, [[1, 2], [3, 4]], 1))
+    await repo.record_chica(result(4, 1, [[1], [None]], 1))  # a computer seat: casual, not counted
+    assert await repo.busiest_mode(1) == "2v2"
+    await repo.end_season(1)
+    await repo.record_chica(result(5, 1, [[1], [2]], 0))
+    assert await repo.busiest_mode(1) == "1v1", "only this season counts"
+
+
+async def test_stats_tell_the_current_streak_and_the_caidas_of_the_last_7_days(repo, clock):
+    def caidas(n):
+        return seat_stats(SeatStats(caidas=n), players=2)
+
+    await repo.record_chica(result(1, 1, [[1], [2]], 0, stats=caidas(3), at=T0))
+    clock.advance(days=8)
+    when = clock.now
+    for i, winner in enumerate((1, 0, 0)):
+        await repo.record_chica(result(10 + i, 1, [[1], [2]], winner, stats=caidas(2), at=when))
+    one = await repo.stats(1, 1)
+    assert (one.current_streak, one.best_streak, one.caidas, one.caidas_week) == (2, 2, 9, 6)
+    two = await repo.stats(1, 2)
+    assert (two.current_streak, two.best_streak, two.caidas_week) == (-2, 1, 0)
+    assert (await repo.stats(1, 99)).current_streak == 0
