@@ -1,11 +1,9 @@
 """The Discord presenter: implements `bot.tables.Notifier` with the bot token (never an interaction token).
 
 - The lobby message is posted once and edited.
-- The public table message is one message per hand: a picture of the table and about ten lines. It is
-  edited at most about once per ``edit_interval`` per table (coalesced: a waiting edit is rendered when its
-  slot comes, so it shows the latest state). When the hand ends, that message becomes the hand's record
-  (`bot.ui.records`: every play of the hand, the last ones included, and its points, chica and mesa)
-  and the next hand's table is posted below it.
+- The public table message, one per hand, is built, posted and edited by `bot.ui.table_message`; the
+  pump here coalesces its edits (a waiting edit shows the latest state). When the hand ends, that message
+  becomes the hand's record (`bot.ui.records`) and the next hand's table is posted below it.
 - Every channel write (public and DM) goes through one `WriteBudget`: at most 5 writes per 5 s per
   channel, whatever the pace of play.
 - Hands by DM and turn alerts: `bot.ui.hands`. A person whose DMs are closed is alerted by a short mention
@@ -34,7 +32,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -43,31 +40,25 @@ from bot.engine import Event, EventKind
 from bot.i18n import t
 from bot.store.messages import TableMessages
 from bot.tables import LOBBY, PLAYING, Table, TableService
-from bot.tables.workers import OffloadClosedError
 
-from . import delivery, permissions, records, render
-from .budget import MAX_SHED, RequestRate, WriteBudget
+from . import permissions, records, render
+from .budget import RequestRate, WriteBudget
 from .faces import CardFaces
 from .hands import ACTIVE_WINDOW, HandPresenter, open_dm
 from .notes import TableNotesMixin
-from .picture import render_table
 from .picture_workers import PictureWorkers
-from .table_scene import table_scene
+from .table_message import (
+    RECORD_EDIT_AGE,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    PublicState,
+    TableMessage,
+    message_age,
+)
 
 K = EventKind
 log = logging.getLogger(__name__)
 
-REPOST_AGE = 50 * 60.0
-"""Seconds after which the table message is posted anew below rather than edited: Discord limits edits
-of messages older than an hour (30046, and a much slower rate limit close to it), so a long hand moves
-down before it gets there, and the "moved" note still fits in the hour."""
-RECORD_EDIT_AGE = 58 * 60.0
-"""A hand's record is edited into its table message only while that message is younger than this;
-older, the record is posted (no edit is attempted that could be refused or slowed down)."""
-
-OLD_MESSAGE_EDIT_LIMIT = 30046
-UNKNOWN_MESSAGE = 10008
-UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 PERMISSION_RETRY = 30.0
@@ -80,41 +71,6 @@ __all__ = ["DiscordNotifier", "open_dm"]
 def lacks_permission(exc: discord.HTTPException) -> bool:
     """Whether Discord refused a write because the bot lacks a permission there (403, 50013 or 50001)."""
     return exc.status == 403 and exc.code in (MISSING_PERMISSIONS, MISSING_ACCESS)
-
-
-def message_age(message_id: int) -> float:
-    """Seconds since a message was posted, from its snowflake (Discord's clock, as `discord.utils.utcnow`)."""
-    return (discord.utils.utcnow() - discord.utils.snowflake_time(message_id)).total_seconds()
-
-
-@dataclass
-class _Public:
-    """What a table's public pump still has to write."""
-
-    dirty: bool = False
-    repost: bool = False
-    records: list[int] = field(default_factory=list)
-    hand: int | None = None
-    """The hand in play as last told (its record is due when the next hand starts or the mesa ends)."""
-    recorded: set[int] = field(default_factory=set)
-    ping: tuple[int, int, int] | None = None
-    """The channel alert for a person with closed DMs: (message id, seat, nonce)."""
-    pinged: tuple[int, int] | None = None
-    """The (seat, nonce) last alerted in the channel: one alert per turn at most."""
-    task: asyncio.Task[Any] | None = None
-    last_write: float = float("-inf")
-    blocked: float | None = None
-    """When (clock seconds) a channel write was last refused for a missing permission; None: not blocked."""
-    told: bool = False
-    """The host was told of the missing permission (once per blocked spell)."""
-    notice: str | None = None
-    """That telling, kept for the host's next click when their DM failed."""
-    retry: asyncio.Task[Any] | None = None
-    writing: bool = False
-    """An edit of the table message is on its way (past its last wait)."""
-    again: tuple[int | None, int | None] | None = None
-    """(hand, table message) of an edit another process's save overtook on its way: shown again at
-    `DiscordNotifier.caught_up` if the table is still in that hand and message."""
 
 
 class DiscordNotifier(TableNotesMixin):
@@ -158,7 +114,8 @@ class DiscordNotifier(TableNotesMixin):
                                    sleep=sleep, faces=faces, messages=messages)
         self.hands.on_dm_closed = self.mark_dm_closed
         self.faces = faces
-        self._public: dict[int, _Public] = {}
+        self._public: dict[int, PublicState] = {}
+        self.table_message = TableMessage(self)
         self._background: set[asyncio.Task[Any]] = set()
 
     def _now(self) -> float:
@@ -167,8 +124,8 @@ class DiscordNotifier(TableNotesMixin):
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    def _state(self, table: Table) -> _Public:
-        return self._public.setdefault(table.id, _Public())
+    def _state(self, table: Table) -> PublicState:
+        return self._public.setdefault(table.id, PublicState())
 
     def _kick(self, table: Table) -> None:
         state = self._state(table)
@@ -264,7 +221,7 @@ class DiscordNotifier(TableNotesMixin):
             state.retry.cancel()
         state.retry = None
 
-    def _waiting(self, state: _Public) -> bool:
+    def _waiting(self, state: PublicState) -> bool:
         """Whether the table's channel writes wait for their next try (refused less than
         `PERMISSION_RETRY` seconds ago)."""
         return state.blocked is not None and self._now() < state.blocked + PERMISSION_RETRY
@@ -275,7 +232,7 @@ class DiscordNotifier(TableNotesMixin):
         task.add_done_callback(self._background.discard)
         return task
 
-    async def _retry_later(self, table: Table, state: _Public) -> None:
+    async def _retry_later(self, table: Table, state: PublicState) -> None:
         """Try the table's channel again once `PERMISSION_RETRY` seconds have passed since the last refusal:
         the table message and the due records (a game), or the lobby message."""
         while state.blocked is not None and self._public.get(table.id) is state:
@@ -294,7 +251,7 @@ class DiscordNotifier(TableNotesMixin):
                 await self.lobby_changed(table)
             return
 
-    async def _tell_host(self, table: Table, state: _Public) -> None:
+    async def _tell_host(self, table: Table, state: PublicState) -> None:
         """DM the host which permissions the table's channel lacks; when that DM fails, keep the text for
         their next click (`host_notice`)."""
         host = table.host_id
@@ -345,7 +302,7 @@ class DiscordNotifier(TableNotesMixin):
         self.hands.refresh(table)
 
     @staticmethod
-    def _due(state: _Public, hand: int | None) -> None:
+    def _due(state: PublicState, hand: int | None) -> None:
         """Hand ``hand`` is over (by its count, or cut short by a chica): its record is due, once."""
         if hand is not None and hand not in state.recorded:
             state.recorded.add(hand)
@@ -412,7 +369,7 @@ class DiscordNotifier(TableNotesMixin):
                 self._kick(table)
         self.hands.caught_up(table)
 
-    def _stored_due(self, table: Table, state: _Public, hand: int) -> None:
+    def _stored_due(self, table: Table, state: PublicState, hand: int) -> None:
         """The record of the hand the stored table message shows is due when hand ``hand``, a later one, is
         in play (a hand ended while its record was still to write: before a restart, or in another
         process)."""
@@ -421,11 +378,11 @@ class DiscordNotifier(TableNotesMixin):
             self._due(state, posted_for)
 
     @staticmethod
-    def _drop_public(state: _Public) -> None:
+    def _drop_public(state: PublicState) -> None:
         """Another process changed the table since this one did: it writes the table message and the due
         records (`reloaded`), so this process's pending ones are dropped (a dropped record may be taken
         over again here, by a later reload). A re-post asked of this process is kept: the service caught
-        the table up before it asked (`_post_table` drops it if the table is still changed elsewhere)."""
+        the table up before it asked (`TableMessage.post` drops it if the table is still changed elsewhere)."""
         state.recorded.difference_update(state.records)
         state.records.clear()
         state.dirty = False
@@ -455,13 +412,13 @@ class DiscordNotifier(TableNotesMixin):
                 elif state.repost:
                     state.repost = False
                     state.dirty = False
-                    await self._post_table(table, moved=True)
+                    await self.table_message.post(table, moved=True)
                 elif state.dirty:
                     state.dirty = False
                     try:
                         # another process's save told while this edit is on its way: the service catches
                         # up and the edit is made again (`caught_up`)
-                        await self._update_table(table, state)
+                        await self.table_message.update(table, state)
                     finally:
                         state.writing = False
                 elif self._ping_stale(table, state):
@@ -476,102 +433,6 @@ class DiscordNotifier(TableNotesMixin):
             self._refused(table, "public update", exc)
         except Exception:
             log.exception("table %d: public update failed", table.id)
-
-    async def _update_table(self, table: Table, state: _Public) -> bool:
-        """Edit the table message to show the table now (or post it: a new hand, a lost or old message).
-        Returns whether an edit was sent (not when another process changed the table during the waits:
-        that process shows it)."""
-        game = table.game
-        if game is None or table.status != PLAYING:
-            return False
-        if table.messages.public is None or table.messages.public_hand != game.hand_number:
-            await self._post_table(table)
-            return False
-        if message_age(table.messages.public) >= REPOST_AGE:
-            log.info("table %d: the table message is %d min old; posting it below", table.id, REPOST_AGE // 60)
-            await self._post_table(table, moved=True)
-            return False
-        wait = state.last_write + self.edit_interval - self._now()
-        if wait > 0:
-            await self._sleep(wait)
-            if state.records or state.repost:  # a hand ended meanwhile: its record comes first
-                state.dirty = True
-                return False
-        if table.status != PLAYING or table.game is None:
-            return False
-        await self._shed()
-        if table.status != PLAYING or table.game is None:
-            return False
-        await self.budget.acquire(table.channel_id)
-        if self.hands.elsewhere(table):  # changed by another process during the waits
-            return False
-        state.writing = True
-        lang = await self.service.public_language(table.guild_id)
-        payload = await self._table_payload(table, lang)
-        try:
-            await delivery.edit_channel_message(self.client, table.channel_id, table.messages.public, payload)
-        except discord.HTTPException as exc:
-            if exc.code == UNKNOWN_CHANNEL:
-                raise
-            if exc.code in (OLD_MESSAGE_EDIT_LIMIT, UNKNOWN_MESSAGE) or exc.status == 404:
-                await self._post_table(table)
-                return False
-            raise
-        state.last_write = self._now()
-        self._unblocked(table)
-        return True
-
-    async def _shed(self) -> None:
-        """While the bot's request rate is at its limit, wait (up to `MAX_SHED` s): this edit is optional,
-        and the one made afterwards shows every play made meanwhile."""
-        rate = self.rate
-        if rate is None or not rate.busy():
-            return
-        rate.shed += 1
-        await self._sleep(min(MAX_SHED, max(0.05, rate.wait_time())))
-
-    async def _table_payload(self, table: Table, lang: str) -> render.Payload:
-        """The table message as the table is now: its words, and its picture (drawn in a worker process
-        when the bot has `PictureWorkers`; the words and the scene are both taken before that wait, so
-        they show the same moment). A picture that fails leaves the words alone."""
-        payload = render.table_payload(table, lang, faces=self.faces)
-        if not self.pictures:
-            return payload
-        try:
-            scene = table_scene(table, lang)
-            if self.picture_workers is not None:
-                picture = await self.picture_workers.render(table.id, scene)
-            else:
-                picture = render_table(scene)
-        except OffloadClosedError:  # the bot is closing
-            return payload
-        except Exception:
-            log.exception("table %d: the table picture failed; the text stands alone", table.id)
-            return payload
-        return render.with_picture(payload, picture)
-
-    async def _post_table(self, table: Table, *, moved: bool = False) -> None:
-        """Post the table message at the bottom of the channel (a new hand, a lost message, or a re-post;
-        with ``moved`` the old message says where the table went)."""
-        game = table.game
-        if game is None or table.status != PLAYING:
-            return
-        lang = await self.service.public_language(table.guild_id)
-        channel = self._channel(table)
-        old = table.messages.public if moved else None
-        await self.budget.acquire(table.channel_id)
-        if self.hands.elsewhere(table):  # changed by another process during the wait: it posts it
-            return
-        payload = await self._table_payload(table, lang)
-        message = await channel.send(**payload.send_kwargs())
-        self._unblocked(table)
-        table.messages.public = message.id
-        table.messages.public_hand = game.hand_number
-        self._state(table).last_write = self._now()
-        await self.hands.save_messages(table)
-        self.hands.refresh(table)  # the DM hands link to the new message
-        if old is not None and old != message.id:
-            await self._edit_quietly(table.channel_id, old, render.moved_payload(table, lang))
 
     async def _write_record(self, table: Table, number: int) -> None:
         """Hand ``number`` ended: its table message becomes the hand's record (or the record is posted when
@@ -619,7 +480,7 @@ class DiscordNotifier(TableNotesMixin):
 
     # ------------------------------------------------------------------ channel alerts for closed DMs
 
-    def _ping_wanted(self, table: Table, state: _Public) -> bool:
+    def _ping_wanted(self, table: Table, state: PublicState) -> bool:
         game = table.game
         if game is None or table.status != PLAYING or game.to_play is None or state.ping is not None:
             return False
@@ -632,14 +493,14 @@ class DiscordNotifier(TableNotesMixin):
         seen = table.seen.get(seat)
         return seen is None or self.service.clock.now() - seen >= ACTIVE_WINDOW
 
-    def _ping_stale(self, table: Table, state: _Public) -> bool:
+    def _ping_stale(self, table: Table, state: PublicState) -> bool:
         if state.ping is None:
             return False
         _, seat, nonce = state.ping
         game = table.game
         return game is None or table.status != PLAYING or table.nonce != nonce or game.to_play != seat
 
-    async def _post_ping(self, table: Table, state: _Public) -> None:
+    async def _post_ping(self, table: Table, state: PublicState) -> None:
         game = table.game
         assert game is not None and game.to_play is not None
         seat, nonce = game.to_play, table.nonce
@@ -658,7 +519,7 @@ class DiscordNotifier(TableNotesMixin):
         state.pinged = (seat, nonce)
         state.ping = (message.id, seat, nonce)
 
-    async def _delete_ping(self, table: Table, state: _Public) -> None:
+    async def _delete_ping(self, table: Table, state: PublicState) -> None:
         assert state.ping is not None
         message_id = state.ping[0]
         state.ping = None
@@ -694,12 +555,8 @@ class DiscordNotifier(TableNotesMixin):
     # ------------------------------------------------------------------ closing
 
     async def table_closed(self, table: Table) -> None:
-        """Say in the channel that the table ended, whatever the moment, and retire the DM hands.
-
-        The lobby (no game yet) says it was closed; the table message in play becomes the closing note.
-        When there is no table message to turn into it (a hand's record was just written and the next
-        hand's table is not posted yet, or the first table is not posted yet) or that edit is refused,
-        the closing note is posted below."""
+        """Say in the channel that the table ended, whatever the moment (`TableMessage.close`: the lobby
+        or the table message becomes the closing note, or it is posted below), and retire the DM hands."""
         lang = await self.service.public_language(table.guild_id)
         state = self._public.pop(table.id, None)
         if state is not None and state.task is not None and state.task is not asyncio.current_task():
@@ -707,16 +564,7 @@ class DiscordNotifier(TableNotesMixin):
         if table.channel_gone:  # deleted channel, or the bot left the server: write nothing there
             await self.hands.close_table(table)
             return
-        if state is not None and state.ping is not None:
-            await self._delete_quietly(table.channel_id, state.ping[0])
-        said = False
-        if table.messages.lobby is not None and table.game is None:
-            said = await self._edit_quietly(table.channel_id, table.messages.lobby, render.lobby_payload(table, lang))
-        if table.messages.public is not None and table.game is not None:
-            said = await self._edit_quietly(table.channel_id, table.messages.public,
-                                            render.closed_payload(table, lang))
-        if not said:
-            await self._send_quietly(table.channel_id, render.closed_payload(table, lang))
+        await self.table_message.close(table, lang, state.ping[0] if state is not None and state.ping else None)
         await self.hands.close_table(table)
 
     def forget(self, table: Table) -> None:
@@ -724,29 +572,3 @@ class DiscordNotifier(TableNotesMixin):
         kept for it here, its public pump's state and its DM hands' state. Nothing is written."""
         self._public.pop(table.id, None)
         self.hands.forget(table.id)
-
-    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> bool:
-        """Edit a message; a refusal is logged in one line. Returns whether the edit was made."""
-        await self.budget.acquire(channel_id)
-        try:
-            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-                **payload.edit_kwargs())
-        except discord.HTTPException as exc:
-            log.info("edit of message %d skipped (%s %s)", message_id, exc.status, exc.code)
-            return False
-        return True
-
-    async def _send_quietly(self, channel_id: int, payload: render.Payload) -> None:
-        """Post a message; a refusal is logged in one line."""
-        await self.budget.acquire(channel_id)
-        try:
-            await self.client.get_partial_messageable(channel_id).send(**payload.send_kwargs())
-        except discord.HTTPException as exc:
-            log.info("a message to channel %d skipped (%s %s)", channel_id, exc.status, exc.code)
-
-    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
-        await self.budget.acquire(channel_id)
-        try:
-            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
-        except discord.HTTPException as exc:
-            log.info("delete of message %d skipped (%s %s)", message_id, exc.status, exc.code)

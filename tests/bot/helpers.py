@@ -7,6 +7,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
+import discord
 import pytest
 
 from bot.engine import DECK, Card, Game, Play, Rules
@@ -14,29 +15,95 @@ from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.tables.choices import outcome
 
 
-def custom_ids(message: Any) -> list[str]:
-    """Every custom_id of a message's components (discord.Message or SimCord ResponseMessage)."""
-    rows = message.components
-    out: list[str] = []
-    for row in rows:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
-            if cid:
-                out.append(cid)
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+
+def walk(message: Any) -> list[Any]:
+    """Every component of a message, depth first: action rows and their items, and a Components V2
+    layout's containers, sections (and their accessories), texts and galleries (discord.Message, SimCord
+    ResponseMessage, or a list of components as dicts or objects)."""
+    stack = list(reversed(message if isinstance(message, list) else message.components))
+    out: list[Any] = []
+    while stack:
+        component = stack.pop()
+        out.append(component)
+        inner = list(_get(component, "components", None) or _get(component, "children", None) or [])
+        accessory = _get(component, "accessory", None)
+        if accessory is not None:
+            inner.append(accessory)
+        stack.extend(reversed(inner))
     return out
+
+
+def custom_ids(message: Any) -> list[str]:
+    """Every custom_id of a message's components (discord.Message or SimCord ResponseMessage), layouts
+    included."""
+    return [cid for item in walk(message) if (cid := _get(item, "custom_id", None))]
 
 
 def select_values(message: Any, custom_id: str) -> list[str]:
     """The option values of the select ``custom_id`` on a message."""
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
-            if cid == custom_id:
-                options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
-                return [o["value"] if isinstance(o, dict) else o.value for o in options]
+    for item in walk(message):
+        if _get(item, "custom_id", None) == custom_id:
+            return [o["value"] if isinstance(o, dict) else o.value for o in _get(item, "options", None) or []]
     return []
+
+
+def is_layout(message: Any) -> bool:
+    """Whether a message was sent as a Components V2 layout (its IS_COMPONENTS_V2 flag)."""
+    flags = message.flags
+    return bool(flags.components_v2) if not isinstance(flags, int) else bool(flags & (1 << 15))
+
+
+def layout_texts(message: Any) -> list[str]:
+    """The text displays of a layout, in order."""
+    return [content for item in walk(message) if _get(item, "type", None) in (10, discord.ComponentType.text_display)
+            and (content := _get(item, "content", None)) is not None]
+
+
+def galleries(message: Any) -> list[Any]:
+    """The media galleries of a layout."""
+    return [item for item in walk(message)
+            if _get(item, "type", None) in (12, discord.ComponentType.media_gallery)]
+
+
+def alt_texts(message: Any) -> list[str]:
+    """The alt text (``description``) of every media gallery item of a layout ("" when it has none)."""
+    return [_get(item, "description", None) or "" for gallery in galleries(message) for item in _get(gallery, "items")]
+
+
+def gallery_urls(message: Any) -> list[str]:
+    """The media URL of every media gallery item of a layout."""
+    out = []
+    for gallery in galleries(message):
+        for item in _get(gallery, "items"):
+            media = _get(item, "media")
+            out.append(media["url"] if isinstance(media, dict) else media.url)
+    return out
+
+
+def accent_colour(message: Any) -> int | None:
+    """The accent colour of a layout's first container (an int), or None."""
+    for item in walk(message):
+        if _get(item, "type", None) in (17, discord.ComponentType.container):
+            if isinstance(item, dict):
+                return item.get("accent_color")
+            colour = item.accent_colour
+            return colour.value if colour is not None else None
+    return None
+
+
+def message_text(message: Any) -> str:
+    """What a message says in words, whatever its kind: content, embed title, description and footer, or
+    a layout's text displays and alt texts."""
+    if is_layout(message):
+        return "\n".join(layout_texts(message) + alt_texts(message))
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed.to_dict()
+        parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
+    return "\n".join(p for p in parts if p)
 
 
 def hand_messages(member: Any) -> list[Any]:
@@ -202,16 +269,17 @@ async def click_raw(env: Any, user: Any, message: Any, custom_id: str, *, compon
 
 
 def public_text(message: Any) -> str:
-    """Everything a message shows: content, embeds, component labels and select options."""
+    """Everything a message shows: content, embeds, a layout's texts and alt texts, component labels and
+    select options."""
     parts = [message.content or ""]
     for embed in message.embeds:
         data = embed.to_dict()
         parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
         parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        for item in getattr(row, "children", []):
-            parts.append(getattr(item, "label", None) or "")
-            parts += [o.label for o in getattr(item, "options", [])]
+    parts += layout_texts(message) + alt_texts(message)
+    for item in walk(message):
+        parts.append(_get(item, "label", None) or "")
+        parts += [o.label for o in _get(item, "options", None) or []]
     return "\n".join(parts)
 
 
@@ -224,7 +292,7 @@ def assert_no_hidden_cards_in_public(world: Any, table: Table) -> None:
 
     hidden = hidden_cards(table)
     for message in world.channel.history(viewer=world.eva):
-        title = message.embeds[0].title or "" if message.embeds else ""
+        title = message.embeds[0].title or "" if message.embeds else "\n".join(alt_texts(message) + layout_texts(message))
         number = re.search(r"\b(?:[Mm]ano|[Hh]and) (\d+)", title)
         if number and int(number[1]) < table.game.hand_number:
             continue
@@ -335,9 +403,8 @@ def texts_of(message) -> list[str]:
         data = embed if isinstance(embed, dict) else embed.to_dict()
         parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
         parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
-            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
+    parts += layout_texts(message) + alt_texts(message)
+    for item in walk(message):
+        parts += [get(item, "label") or "", get(item, "placeholder") or ""]
+        parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
     return [p for p in parts if p]

@@ -26,7 +26,7 @@ from bot.ui.picture import SIZE, SceneError, render_table
 from bot.ui.picture_workers import PictureWorkers
 from bot.ui.table_scene import table_scene
 
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from .helpers import layout_texts, pick_play, play_through_ui, public_message, table_of
 
 
 def test_picture_workers_is_read_from_the_environment():
@@ -161,15 +161,16 @@ async def test_the_words_and_the_picture_of_a_table_message_show_the_same_moment
 
     notifier = DiscordNotifier(object(), Service(), picture_workers=SlowWorkers())  # type: ignore[arg-type]
     before = [c.code for c in table.game.table]
-    words = render.table_payload(table, "es").embed.description
-    pending = asyncio.ensure_future(notifier._table_payload(table, "es"))
+    words = layout_texts(render.table_layout(table, "es", None).view.to_components())[0]
+    pending = asyncio.ensure_future(notifier.table_message.payload(table, "es"))
     await asyncio.sleep(0)
     table.game.play(table.game.legal_plays()[0])  # a play lands while the picture is drawn
     gate.set()
     payload = await pending
     assert list(drawn[0].table_cards) == before
     assert payload.files and payload.files[0][1] == render_table(drawn[0])
-    assert payload.embed.description == words != render.table_payload(table, "es").embed.description
+    now = layout_texts(render.table_layout(table, "es", None).view.to_components())[0]
+    assert layout_texts(payload.view.to_components())[0] == words != now
 
 
 @pytest.fixture

@@ -163,7 +163,7 @@ async def test_a_repost_asked_of_a_process_that_is_behind_is_made_once_it_has_ca
     async def post(t: Table, *, moved: bool = False) -> None:
         posted.append((t.nonce, moved))
 
-    monkeypatch.setattr(notifier, "_post_table", post)
+    monkeypatch.setattr(notifier.table_message, "post", post)
     service.on_catch_up = lambda t: t.game.play(t.game.legal_plays()[0])  # the other process's play
     await service.saved_elsewhere(table)
     await service.catch_up(table)  # what the service does before it tells the presenter to re-post

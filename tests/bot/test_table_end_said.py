@@ -35,8 +35,8 @@ async def start_against_a_computer(world):
 def hold_next_table_post(world) -> asyncio.Event:
     """Hold the next hand's table post (as the write budget may for seconds): a returned event is set
     once the pump waits there, with the hand's record written."""
-    notifier = world.bot.notifier
-    post = notifier._post_table
+    writer = world.bot.notifier.table_message
+    post = writer.post
     held = asyncio.Event()
 
     async def held_post(table, **kwargs):
@@ -45,7 +45,7 @@ def hold_next_table_post(world) -> asyncio.Event:
             await asyncio.sleep(60)  # the table is ended meanwhile: the pump is cancelled
         return await post(table, **kwargs)
 
-    notifier._post_table = held_post
+    writer.post = held_post
     return held
 
 
