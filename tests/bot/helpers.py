@@ -408,3 +408,9 @@ def texts_of(message) -> list[str]:
         parts += [get(item, "label") or "", get(item, "placeholder") or ""]
         parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
     return [p for p in parts if p]
+
+
+RECORD_V2 = ("the table message is a Components V2 layout: it becomes its hand's record once the record is built "
+             "in the message's kind (`Messages.public_layout`, the hand-record work); until then Discord refuses "
+             "the embed edit (V2 messages take no embeds) and the record is posted below it")
+"""The reason of the tests marked ``xfail`` until the hand record follows the table message's kind."""
