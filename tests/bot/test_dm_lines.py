@@ -3,7 +3,7 @@ failed hand DM, the table says so once and the person plays through «Ver mi man
 
 from __future__ import annotations
 
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from .helpers import message_text, pick_play, play_through_ui, public_message, table_of
 
 CLOSED_LINE = "tiene los mensajes directos cerrados"
 
@@ -37,7 +37,7 @@ async def test_dms_closed_mid_mesa_found_by_the_reminder_are_said_once_on_the_ta
     assert table.messages.dm_closed == [seat], "the refused reminder marked her seat"
     assert (await world.bot.store.load_table(1)).messages.get("dm_closed") == [seat], "persisted"
     await world.env.settle()
-    assert public_message(world, table).embeds[0].description.count(CLOSED_LINE) == 1, "the table says so"
+    assert message_text(public_message(world, table)).count(CLOSED_LINE) == 1, "the table says so"
 
     await world.env.advance_time(10)  # her turn runs out: the computer plays it
     other, play = pick_play(table)
@@ -46,7 +46,7 @@ async def test_dms_closed_mid_mesa_found_by_the_reminder_are_said_once_on_the_ta
     await world.env.advance_time(20)  # her next reminder: no DM line is tried any more
     assert dm_posts(world.env, dm.id, mark) == []
     assert table.messages.dm_closed == [seat]
-    assert public_message(world, table).embeds[0].description.count(CLOSED_LINE) == 1, "said once"
+    assert message_text(public_message(world, table)).count(CLOSED_LINE) == 1, "said once"
 
     shown = await member.click(public_message(world, table), custom_id="c4:h:1")  # «Ver mi mano»
     assert shown.ephemeral

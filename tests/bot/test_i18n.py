@@ -8,8 +8,10 @@ import simcord.interactions
 from bot.i18n import lang_of, message, t
 
 from .helpers import (
+    alt_texts,
     latest_hand,
     latest_with,
+    layout_texts,
     member_of,
     pick_play,
     play_through_ui,
@@ -86,9 +88,10 @@ async def test_public_messages_are_spanish_by_default_and_a_guild_can_switch(wor
     assert done.response.content == "This server's public messages will be in English."
     await world.beto.slash(world.channel, "cuarenta join")
     table = table_of(world, 1)
-    embed = public_message(world, table).embeds[0]
-    assert embed.title == "Table #1 · quito · chica 1 · hand 1"
-    assert "to play" in embed.description and embed.footer.text.startswith("Order: ")
+    message = public_message(world, table)
+    (words,) = layout_texts(message)[1:] or alt_texts(message)  # the table in words (no picture in tests)
+    assert words.startswith("Table #1 · quito · chica 1 · hand 1\n") and "\nOrder: " in words
+    assert "to play" in layout_texts(message)[0]
 
 
 async def test_rules_explains_a_preset_in_the_users_language(world, spanish_users):

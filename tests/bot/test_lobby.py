@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.ui.words import level_word
 
-from .helpers import click_raw, play_to_end, production_bot, public_message, table_of, texts_of
+from .helpers import click_raw, message_text, play_to_end, production_bot, public_message, table_of, texts_of
 
 
 async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):
@@ -117,7 +117,7 @@ async def test_only_the_host_starts_and_computers_fill_the_seats(world):
     assert table.status == "playing"
     assert [s.is_ai for s in table.seats] == [False, False, True, True]
     assert [s.ai for s in table.seats if s.is_ai] == ["medio", "medio"], "start seats medio, never greedy"
-    assert public_message(world, table).embeds[0].title == "Mesa #1 · quito · chica 1 · mano 1"
+    assert "Mesa #1 · quito · chica 1 · mano 1" in message_text(public_message(world, table)).splitlines()
 
 
 async def test_no_table_here(world):

@@ -10,6 +10,7 @@ from .helpers import (
     custom_ids,
     double_click,
     latest_hand,
+    message_text,
     pick_play,
     play_through_ui,
     public_message,
@@ -92,7 +93,7 @@ async def test_closed_dms_are_told_ephemerally_and_my_hand_plays(world):
     table = table_of(world, 1)
     assert table.status == "playing"
     assert 1 in table.messages.dm_closed
-    assert "mensajes directos cerrados" in public_message(world, table).embeds[0].description
+    assert "mensajes directos cerrados" in message_text(public_message(world, table))
 
     for _ in range(6):  # the game never stalls: beto plays through "My hand"
         seat, play = pick_play(table)
@@ -212,8 +213,8 @@ async def test_host_ends_a_table(world):
     assert ended.ephemeral and "You ended Table #1" in ended.response.content
     assert table.status == "closed"
     assert (await world.bot.store.load_table(1)).status == "closed"
-    assert "se terminó" in public_message(world, table).content
-    assert not public_message(world, table).components
+    assert "se terminó" in message_text(public_message(world, table))
+    assert not custom_ids(public_message(world, table)), "no buttons left"
     again = await world.ana.slash(world.channel, "cuarenta new", players=2)
     assert "You opened Table #2" in again.response.content
 
@@ -305,7 +306,7 @@ async def test_dms_closed_after_joining_never_stall_the_deal(world):
     await world.ana.select(world.channel.last_message, ["medio"], custom_id="c4:v:1")
     table = table_of(world, 1)
     assert table.status == "playing" and 0 in table.messages.dm_closed
-    assert "ana tiene los mensajes directos cerrados" in public_message(world, table).embeds[0].description
+    assert "ana tiene los mensajes directos cerrados" in message_text(public_message(world, table))
     for _ in range(3):
         _, play = pick_play(table)
         shown = await world.ana.click(public_message(world, table), custom_id="c4:h:1")

@@ -7,7 +7,7 @@ import pytest
 
 from bot.ui.budget import MAX_SHED, RequestRate
 
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from .helpers import layout_texts, pick_play, play_through_ui, public_message, table_of
 
 
 class FakeClock:
@@ -120,21 +120,19 @@ async def test_while_the_rate_is_at_its_limit_the_table_edit_waits_then_shows_th
     monkeypatch.setattr(rate, "wait_time", lambda: max(0.0, t0 + busy - env.now().timestamp()))
     shed = rate.shed
     await play_one(world, table)
-    after_first = render.table_payload(table, "es", faces=env.bot.faces).embed.to_dict()
+    after_first = render.table_layout(table, "es", None, faces=env.bot.faces).view.to_components()
     await play_one(world, table)
     assert env.now().timestamp() < t0 + busy, "both plays inside the busy window"
-    after_second = render.table_payload(table, "es", faces=env.bot.faces).embed.to_dict()
+    after_second = render.table_layout(table, "es", None, faces=env.bot.faces).view.to_components()
     assert after_first != after_second
     await env.advance_time(busy + 2)
     edits = public_edits_after(writes, table, t0)
     assert edits, "the table message was edited once the rate fell"
     assert t0 + busy <= edits[0].at <= t0 + busy + 1.5, "not before the rate fell, and soon after"
     assert rate.shed >= shed + 1
-    def words(embed: dict) -> dict:  # the embed without its picture's attachment link
-        return {k: v for k, v in embed.items() if k != "image"}
-
-    assert words(edits[0].body["embeds"][0]) == words(after_second), "the first edit after the wait shows the latest play"
-    assert words(public_message(world, table).embeds[0].to_dict()) == words(after_second)
+    assert layout_texts(edits[0].body["components"]) == layout_texts(after_second), \
+        "the first edit after the wait shows the latest play"
+    assert layout_texts(public_message(world, table)) == layout_texts(after_second)
 
 
 async def test_an_edit_never_waits_more_than_max_shed(world, env, writes, monkeypatch):

@@ -14,6 +14,7 @@ from .helpers import (
     conserved,
     custom_ids,
     latest_hand,
+    message_text,
     pick_play,
     play_through_ui,
     play_to_end,
@@ -63,7 +64,7 @@ async def test_reminder_at_two_thirds_then_the_computer_plays_the_expired_turn(w
     table = table_of(world, 1)
     seat, nonce = table.game.to_play, table.nonce
     member = member_for(world, table, seat)
-    assert "<t:" in public_message(world, table).embeds[0].description, "the table shows the deadline"
+    assert "<t:" in message_text(public_message(world, table)), "the table shows the deadline"
 
     await world.env.advance_time(19)
     assert not any("se acaba" in c for c in texts(world.channel))
@@ -91,7 +92,7 @@ async def test_an_afk_player_in_a_2v2_is_replaced_after_two_expiries_and_returns
     await play_others_until(world, table, afk)
     await world.env.advance_time(30)
     assert table.seats[afk].away and table.casual, "two expiries in a row: a computer player takes the seat"
-    assert "no está" in public_message(world, table).embeds[0].description
+    assert "no está" in message_text(public_message(world, table))
     conserved(table)
 
     plays_by_afk = sum(1 for seat, _, _ in await world.bot.store.plays(1) if seat == afk)
@@ -187,7 +188,7 @@ async def test_host_kicks_a_player_and_manage_server_can_too(world):
     ended = await world.bot.tables.end(1, user_id=table.host_id)
     assert ended.status == "closed"
     await world.env.settle()
-    assert "Resultado:" in public_message(world, table).content, "the final state, for everyone"
+    assert "Resultado:" in message_text(public_message(world, table)), "the final state, for everyone"
 
 
 async def test_a_member_who_leaves_the_server_is_replaced(world, make_bot):
