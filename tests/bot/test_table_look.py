@@ -20,6 +20,7 @@ from .helpers import (
     custom_ids,
     hand_messages,
     latest_hand,
+    layout_texts,
     pick_play,
     play_through_ui,
     select_values,
@@ -105,13 +106,15 @@ def checking_player(world, menus: list[list[str]]):
 
 
 def the_record(world, table, writes: WriteLog) -> str:
-    """Everything the bot ever wrote in the public channel (every version of every message)."""
+    """Everything the bot ever wrote in the public channel (every version of every message, embeds and
+    layouts)."""
     parts = []
     for w in writes.writes:
         if w.channel == world.channel.id and isinstance(w.body, dict):
             parts.append(str(w.body.get("content") or ""))
             for embed in w.body.get("embeds") or []:
                 parts += [embed.get("title", ""), embed.get("description", "")]
+            parts += layout_texts(w.body.get("components") or [])
     return "\n".join(parts)
 
 

@@ -35,6 +35,7 @@ from .helpers import (
     assert_no_hidden_cards_in_public,
     custom_ids,
     latest_hand,
+    message_text,
     pick_play,
     play_through_ui,
     public_message,
@@ -199,7 +200,7 @@ async def test_a_mesa_with_comodines_against_a_computer_with_a_joker_chosen_in_t
         plan = layout(table_scene(table, "es"))
         assert wanted.card.code in plan.faces, "the joker is drawn as the last play"
         assert t("play.joker_as", "es", card=world.bot.faces.card(wanted.card),
-                 rank=words.rank_word(info.joker_rank, "es")) in public.embeds[0].description
+                 rank=words.rank_word(info.joker_rank, "es")) in message_text(public)
         asked = await world.caro.click(public, custom_id="c4:y:1")
         assert asked.ephemeral
         text = asked.response.content
@@ -242,7 +243,7 @@ async def test_a_periquito_is_taken_announced_and_counted_in_the_hand_record(wor
     assert event.scores[event.team] >= 6, "the bonus is in the score"
     name = table.seats[event.seat].name
     rank = words.rank_word(event.rank, "es")
-    live = public_message(world, table).embeds[0].description
+    live = message_text(public_message(world, table))
     assert tn("play.periquito", 1, "es", ranks=rank, points="(+6)") in live, live  # the public drama line
     assert "riquito!**" in live
     callout = " ".join(s.value for s in layout(table_scene(table, "es")).role("callout"))
