@@ -175,12 +175,12 @@ async def test_the_start_click_answers_with_the_interaction_and_the_table_goes_w
     """Lobby → start through the start button: the click's answer is the interaction's own (a callback),
     and the table message with its picture is posted and edited with the bot's token, so no edit through
     the click's token puts a media gallery of an upload in a message (discord-api-docs#7529)."""
-    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
-    await world.beto.slash(world.channel, "cuarenta join")
+    await world.ana.slash(world.channel, "cuarenta new", players=4, rules="quito")
+    await world.beto.slash(world.channel, "cuarenta join", team="B")
     table = table_of(world, 1)
-    if table.status == "lobby":  # a full 1 v 1 may start by itself
-        await world.ana.click(world.channel.last_message, custom_id="c4:l:1:s")
-    assert table.status == "playing"
+    assert table.status == "lobby"
+    started = await world.ana.click(world.channel.last_message, custom_id="c4:l:1:s")  # computers fill the rest
+    assert started.ephemeral and table.status == "playing"
     await world.env.advance_time(3)
     message = public_message(world, table)
     assert is_layout(message) and galleries(message)
@@ -216,11 +216,11 @@ async def test_a_table_posted_as_an_embed_stays_an_embed_across_a_restart(world,
     table = table_of(world, 1)
     assert table.messages.public == old and not table.messages.public_layout
     hand = table.game.hand_number
-    await play_clocked(world, 1, {world.ana.id: world.ana}, turns=2)
-    if table.game.hand_number == hand:
-        message = public_message(world, table)
-        assert message.id == old and not is_layout(message), "the old message is still an embed"
-        assert message.embeds and message.embeds[0].image.url, "with its picture"
+    await play_clocked(world, 1, {world.ana.id: world.ana}, turns=2)  # 3 of the hand's 5 cards each
+    assert table.game.hand_number == hand
+    message = public_message(world, table)
+    assert message.id == old and not is_layout(message), "the old message is still an embed"
+    assert message.embeds and message.embeds[0].image.url, "with its picture"
     edits = [r for r in world.env.http_requests
              if r.method == "PATCH" and r.path.split("?", 1)[0].endswith(f"/messages/{old}")]
     assert edits, "the old message was edited after the restart"
@@ -228,8 +228,10 @@ async def test_a_table_posted_as_an_embed_stays_an_embed_across_a_restart(world,
     while table.game.hand_number == hand and table.status == "playing":
         await play_clocked(world, 1, {world.ana.id: world.ana}, turns=1)
     await world.env.advance_time(3)
-    if table.status == "playing":
-        new = public_message(world, table)
-        assert new.id != old and is_layout(new), "the next hand's table message is a layout"
-        assert table.messages.public_layout
+    assert table.status == "playing"
+    new = public_message(world, table)
+    assert new.id != old and is_layout(new), "the next hand's table message is a layout"
+    assert table.messages.public_layout
+    record = next(m for m in world.channel.history() if m.id == old)
+    assert not is_layout(record) and record.embeds, "the old message became its hand's record, an embed"
     assert world.env.errors == []
