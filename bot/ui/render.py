@@ -326,7 +326,7 @@ def table_layout(table: Table, lang: str, picture: bytes | None, *,
     the colour of the side to play (`SIDE_COLOURS`), holding
 
     - what the picture cannot say, as text: the last play called out, whose turn it is (a mention) and the
-      deadline, then the notes (DMs closed, away, unrated) in small text;
+      deadline, then the notes (DMs closed, away, unrated) together in one paragraph of small text;
     - the picture (PNG bytes, sent as the attachment `PICTURE_NAME`) in a media gallery, its alt text the
       table in words (`table_alt_text`); with no picture (pictures off, or one that failed) that text is
       shown instead;
@@ -350,7 +350,8 @@ def table_layout(table: Table, lang: str, picture: bytes | None, *,
     notes = [t("table.dm_closed", lang, name=seat_name(table, seat, lang)) for seat in table.messages.dm_closed
              if seat < len(table.seats) and table.seats[seat] is not None]
     notes.extend(_presence_lines(table, lang))
-    lines.extend(f"-# {note}" for note in notes)
+    if notes:
+        lines.append("-# " + " · ".join(notes))
     side = game.to_play % 2 if game.to_play is not None else 0
     alt = table_alt_text(table, lang, faces=faces)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=SIDE_COLOURS[side])

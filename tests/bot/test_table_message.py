@@ -128,7 +128,6 @@ def colours_as_built(monkeypatch) -> list[tuple[int, int | None]]:
     return built
 
 
-@pytest.mark.slow
 async def test_1v1_against_a_computer_the_table_is_a_layout_at_every_step(world, writes, monkeypatch):
     built = colours_as_built(monkeypatch)
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")
@@ -148,7 +147,6 @@ async def test_1v1_against_a_computer_the_table_is_a_layout_at_every_step(world,
     assert world.env.errors == []
 
 
-@pytest.mark.slow
 async def test_2v2_two_people_and_two_computers_the_table_is_a_layout_at_every_step(world, writes, monkeypatch):
     built = colours_as_built(monkeypatch)
     await world.ana.slash(world.channel, "cuarenta new", players=4, rules="rapido")

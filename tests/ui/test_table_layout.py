@@ -60,3 +60,13 @@ def test_a_finished_table_has_no_buttons():
     table.status = FINISHED
     kinds = [c["type"] for c in _components(render.table_layout(table, "es", b"png"))]
     assert 1 not in kinds
+
+
+def test_the_notes_share_one_line_of_small_text():
+    table = _hand_table(["7D 5S 6H", "AS 2C 3C"], "7C 5H 2D", to_play=0, dealer=1)
+    table.messages.dm_closed = [1]
+    table.seats[1].away = True
+    text = _components(render.table_layout(table, "es", b"png"))[0]["content"]
+    notes = [line for line in text.splitlines() if line.startswith("-# ")]
+    assert len(notes) == 1, text
+    assert "mensajes directos cerrados" in notes[0] and "no está" in notes[0]
