@@ -16,7 +16,17 @@ from bot.learn import present as learn_present
 from bot.learn.present import rules_payload
 from bot.learn.presets import uncovered_fields
 
-from .helpers import click_raw, custom_ids, look, public_message, select_values, start_pair, table_of
+from .helpers import (
+    button_labels,
+    click_raw,
+    custom_ids,
+    look,
+    message_text,
+    public_message,
+    select_values,
+    start_pair,
+    table_of,
+)
 
 LOCALES = [("es-419", "es"), ("en-US", "en"), ("pt-BR", "pt")]
 GLOSSARY = ("caída", "limpia", "ronda", "cartón", "38", "chica", "mesa", "zapatero")
@@ -138,22 +148,24 @@ def test_the_guide_uses_the_quito_numbers():
 
 
 async def test_the_read_page_names_what_the_table_message_shows(world):
-    """The marks and labels the guide explains are the ones the public table message really carries."""
+    """The marks and labels the guide explains are the ones the public table message really carries (in
+    its text, or in the table in words that stands for its picture: the picture's alt text, shown as text
+    when there is no picture, as here)."""
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")
     table = table_of(world, 1)
     public = public_message(world, table)
-    shown = embed_text(public)
+    shown = message_text(public)
     read = next(p for p in guide_pages("es") if p.key == "read").text
     buttons = next(p for p in guide_pages("es") if p.key == "buttons").text
     for mark in ("▶", "🟦", "🟧"):
         assert mark in shown and mark in read, mark
     assert t("table.on_table", "es") in shown and t("table.on_table", "es") in read
     label = t("btn.my_hand", "es")
-    assert any(getattr(item, "label", None) == label for row in public.components for item in row.children)
+    assert label in button_labels(public)
     assert f"«{label}»" in buttons and "/cuarenta mano" in buttons
     why = t("btn.why", "es")
-    assert any(getattr(item, "label", None) == why for row in public.components for item in row.children)
+    assert why in button_labels(public)
     assert f"«{why}»" in buttons
 
 
@@ -351,7 +363,7 @@ async def test_the_guide_names_the_table_buttons_as_the_table_message_shows_them
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")
     public = next(m for m in world.channel.history() if "c4:y:1" in custom_ids(m))
-    labels = [item.label for row in public.components for item in row.children]
+    labels = button_labels(public)
     assert labels == [t("btn.my_hand", "es"), t("btn.why", "es")]
     guide = await world.ana.slash(world.channel, "cuarenta help")
     last = await world.ana.select(guide.response, ["5"], custom_id="c4:a:s")

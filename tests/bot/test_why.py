@@ -11,6 +11,7 @@ from bot.i18n import t
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
+    button_labels,
     click_raw,
     hidden_cards,
     pick_play,
@@ -100,7 +101,7 @@ async def test_why_before_any_play_says_so_and_a_spanish_user_reads_spanish(worl
     table = table_of(world, 1)
     result = await world.caro.click(public_message(world, table), custom_id="c4:y:1")
     assert result.response.content == "No card has been played at this table yet."
-    labels = [c.label for row in public_message(world, table).components for c in row.children]
+    labels = button_labels(public_message(world, table))
     assert labels == ["Ver mi mano", "¿Por qué?"], "public buttons are in the server's language only"
 
 
