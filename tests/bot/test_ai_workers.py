@@ -1,4 +1,4 @@
-"""The bot's computer players think in worker processes (issue 13, item 4): the ``AI_WORKERS`` setting,
+"""The bot's computer players think in worker processes: the ``AI_WORKERS`` setting,
 the bot's default offload, and a mesa against a computer played through SimCord with it."""
 
 from __future__ import annotations

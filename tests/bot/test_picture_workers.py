@@ -1,4 +1,4 @@
-"""Table pictures drawn in worker processes (issue 13): the ``PICTURE_WORKERS`` setting, `PictureWorkers`,
+"""Table pictures drawn in worker processes: the ``PICTURE_WORKERS`` setting, `PictureWorkers`,
 the words and the picture of one table message showing one moment, and a mesa through SimCord with them."""
 
 from __future__ import annotations
