@@ -167,11 +167,11 @@ def _band(b: _Builder, words: _Words, sides: tuple[SideScene, SideScene]) -> Non
     x += b.text(x, base, n0, BIG, bold=True, color=TEAM[0], role="chicas:0") + 6
     x += b.text(x, base, word, MIN_TEXT, color=DIM, role="chicas") + 6
     b.text(x, base, n1, BIG, bold=True, color=TEAM[1], role="chicas:1")
-    boxes = ((left, top, W // 2 - centre // 2 - 8, bottom), (W // 2 + (centre + 1) // 2 + 8, top, right, bottom))
+    boxes = ((left, top, W // 2 - centre // 2 - 6, bottom), (W // 2 + (centre + 1) // 2 + 6, top, right, bottom))
     for side, data in enumerate(sides):
         box = boxes[side]
         b.add(Shape("panel", box, color=TEAM[side], fill=BAR, width=2, radius=10))
-        x0, x1 = box[0] + 10, box[2] - 8
+        x0, x1 = box[0] + 8, box[2] - 6
         if data.at38:
             b.pill(x0, cy, _label(words, "only_caida"), MIN_TEXT, fill=AT38, color=INK, role=f"only_caida:{side}",
                    max_width=x1 - x0)
@@ -249,7 +249,7 @@ def _plaque_plan(words: _Words, seat: SeatScene, width: int) -> _PlaquePlan:
     the right the cards left (when not above), the dealer or mano badge and the turn badge (its room kept
     whether or not it is this seat's turn, so the plaque does not change size with the turn). The level
     takes a line of its own only when the badge line cannot hold it."""
-    room = width - 14 - 8
+    room = width - 14 - 6
     icon = 32 if seat.level is not None or seat.away else 0
     hand = _hand_width(seat.cards_left)
     shown = clean(seat.name) or "?"
@@ -269,7 +269,7 @@ def _plaque_plan(words: _Words, seat: SeatScene, width: int) -> _PlaquePlan:
             badges += _pill_width(_label(words, key), MIN_TEXT, True, room) + 6
     if not hand_on_name:
         badges += hand + 6
-    level_line = bool(seat.level) and text_width(seat.level or "", MIN_TEXT) + 8 + badges > room
+    level_line = bool(seat.level) and text_width(seat.level or "", MIN_TEXT) + 6 + badges - 6 > room
     height = 68 + LINE * (len(lines) - 1 + int(level_line))
     return _PlaquePlan(size, lines, hand_on_name, level_line, height)
 
@@ -286,7 +286,7 @@ def _plaque(b: _Builder, words: _Words, seat: SeatScene, i: int, box: tuple[int,
     else:
         b.add(Shape("panel", box, role=f"plaque:{i}", color=team, fill=PLAQUE, width=2, radius=12))
     b.add(Shape("panel", (left + 4, top + 4, left + 10, bottom - 4), color=team, fill=team, radius=3))
-    x0, x1 = left + 14, right - 8
+    x0, x1 = left + 14, right - 6
     base = top + 29
     x = x0
     if seat.level is not None or seat.away:
@@ -329,7 +329,7 @@ def _hand(b: _Builder, x: int, cy: int, n: int, role: str) -> None:
 
 
 FRAME_PAD = 8
-"""Space between the last play's frame and its cards, left and right (5 pixels above and below)."""
+"""Space between the last play's frame and its cards, left and right (4 pixels above and below)."""
 
 
 def _last_need(play: LastPlay | None, h: int, callout_w: int, fan: bool) -> int:
@@ -377,7 +377,7 @@ def _grid(cards: tuple[str, ...], trail_at: int | None, play: LastPlay | None, c
     n = len(cards)
     aw, ah = area[2] - area[0], area[3] - area[1]
     for fan, smallest in ((False, MIN_CARD), (True, MIN_CARD), (True, 24)):
-        for h in range(MAX_CARD, smallest - 1, -2):
+        for h in (*range(MAX_CARD, smallest, -2), smallest):
             w = card_width(h)
             per_row = max(1, (aw + GAP) // (w + GAP))
             rows = math.ceil(n / per_row) if n else 0
@@ -447,7 +447,7 @@ def _felt(b: _Builder, words: _Words, cards: tuple[str, ...], trail: str | None,
                 b.add(Shape("ring", (x - 4, y - 4, x + w + 4, y + h + 4), code, "trail", TRAIL, width=4,
                             radius=max(4, round(w * 0.13))))
                 pb = _Builder()
-                pb.pill(x + w // 2, y - 6 - pill_height(MIN_TEXT) // 2, trail_label, MIN_TEXT, fill=TRAIL, color=INK,
+                pb.pill(x + w // 2, _badge_centre(y - 5), trail_label, MIN_TEXT, fill=TRAIL, color=INK,
                         role="trail_label", align="center", max_width=max(w + 60, 100))
                 marks.extend(pb.shapes)
             x += w + GAP
@@ -472,7 +472,7 @@ def _last_play(b: _Builder, play: LastPlay, team: int, callout: str, callout_w: 
     step, fanned = _captured_row(len(captured), h, room)
     cards_w = fixed + ((len(captured) - 1) * step + w if captured else 0)
     width = max(cards_w, callout_w, 60) + 2 * pad
-    box = (left, top - 5, min(limit, left + width), top + h + 5)
+    box = (left, top - 4, min(limit, left + width), top + h + 4)
     b.add(Shape("panel", box, role=f"last:{i}", color=TEAM[team], fill=PLAQUE, width=3, radius=12))
     x = box[0] + pad + max(0, (box[2] - box[0] - 2 * pad - cards_w) // 2)
     cy = top + h // 2
@@ -488,8 +488,15 @@ def _last_play(b: _Builder, play: LastPlay, team: int, callout: str, callout_w: 
     elif play.card:  # a trail: the card went to the table
         b.add(Shape("arrow", (x + 2, cy - 13, x + 26, cy + 13), "up", f"last:{i}", TURN))
     if callout:
-        b.pill((box[0] + box[2]) // 2, box[1] - 1 - pill_height(MIN_TEXT) // 2, callout, MIN_TEXT, fill=TURN,
+        b.pill((box[0] + box[2]) // 2, _badge_centre(box[1] - 1), callout, MIN_TEXT, fill=TURN,
                color=BADGE_INK, role="callout", align="center", max_width=box[2] - box[0])
+
+
+def _badge_centre(bottom: int) -> int:
+    """The centre a label badge is drawn at so that its bottom edge is at ``bottom`` (its top then
+    `LABEL_ROOM` - 5 above the cards' top: clear of the row above)."""
+    height = pill_height(MIN_TEXT)
+    return bottom - height + height // 2
 
 
 def _captured_row(n: int, height: int, room: int) -> tuple[int, bool]:

@@ -286,7 +286,7 @@ BADGE = (232, 236, 240)
 BADGE_INK = (24, 28, 34)
 LEVEL = (92, 104, 120)
 
-BAND = (4, 4, W - 4, 44)
+BAND = (4, 4, W - 4, 42)
 """The score band: side 0's score at the left, the chicas in the middle, side 1's at the right."""
 FELT_BOX = (4, BAND[3] + 4, W - 4, H - 4)
 """The felt: the seats' plaques at its top, the table cards and the last play below them."""
@@ -294,7 +294,7 @@ PLAQUES_TOP = FELT_BOX[1]
 COLUMNS = ((4, W // 2 - 2), (W // 2 + 2, W - 4))
 """Left and right of the plaques of each side: side 0 at the left, side 1 at the right, so that seats read
 in turn order row by row (seat 0 | seat 1, then seat 2 | seat 3)."""
-ROW_GAP = 4
+ROW_GAP = 2
 MAX_CARD = 130
 GAP = 8
 ROW_GAP_CARDS = 8
