@@ -69,10 +69,11 @@ class SideScene:
     """One side's score.
 
     Attributes:
-        label: "Equipo A", or in 1 v 1 the player's name.
+        label: "Equipo A", or in 1 v 1 the player's name; not drawn (the band is in the side's colour,
+            under which its plaques stand).
         perros: points // 10. tantos: (points % 10) // 2. chicas: chicas won.
         at38: the side is at the blocking score, where only a caída counts (drawn as a red badge).
-        captured: cards captured this hand (a count).
+        captured: cards captured this hand (a count); not drawn (the hand's record counts the cartón).
     """
 
     label: str
@@ -105,7 +106,8 @@ class TableScene:
     """Everything the picture shows, already translated.
 
     Attributes:
-        title: e.g. "Mesa #3 · quito · chica 1 · mano 2".
+        title: e.g. "Mesa #3 · quito · chica 1 · mano 2"; not drawn (the table message has it, and its
+            alt text).
         table_cards: codes in play order, oldest first (0 to about 16).
         trail: the card just trailed that a caída can take, or None; ignored when not on the table.
         trail_label: the word on that mark ("¡cae!").
