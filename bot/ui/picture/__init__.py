@@ -29,9 +29,9 @@ cards each side captured this hand (``SideScene.captured``, which counts only at
 record) are left out.
 
 The PNG uses one fixed 256-colour palette (chosen once from sample pictures): 30–40 KB, written by Pillow's
-own PNG encoder (`tiles.PNG_LEVEL`). Drawing is cached without any state that could go stale: the layout by
-part (the turn glow, the score band, the felt, the plaques: `arrange.parts`); the shapes grouped into tiles that do not
-overlap, each tile drawn, turned into palette indices and kept by its shapes and place
+own PNG encoder (`tiles.PNG_LEVEL`). Drawing is cached without any state that could go stale: the layout
+by part (the turn glow, the score band, the felt, the plaques: `arrange.parts`); the shapes grouped into
+tiles that do not overlap, each tile drawn, turned into palette indices and kept by its shapes and place
 (`tiles.render_table`). ``python bench/render.py`` prints the cost. Tiles are kept within 48 MB. The bot
 draws its pictures in worker processes (`bot.ui.picture_workers`), so these caches live there.
 
