@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -94,7 +95,8 @@ def main() -> None:
         message, names = asyncio.run(live_table(out))
         for theme in ("dark", "light"):
             png = args.out.with_name(f"{args.out.name}-{theme}.png")
-            height = _draw(message, out, png, names, theme)
+            height = _draw(message, out, out / png.name, names, theme)  # its .html stays in the temporary directory
+            shutil.copyfile(out / png.name, png)
             print(f"{png.relative_to(ROOT) if png.is_relative_to(ROOT) else png}: {height} px at 390 px ({theme})")
 
 
