@@ -25,6 +25,7 @@ from .helpers import (
     gallery_urls,
     is_layout,
     layout_texts,
+    play_through_ui,
     public_message,
     table_of,
 )
@@ -89,8 +90,6 @@ def check_live_table(world: Any, seen: set[int]):
     whose turn it is once, as a mention."""
 
     async def on_turn(table, member, play):
-        from .helpers import play_through_ui
-
         mention = f"<@{member.id}>"
         for _ in range(30):  # the coalesced edit, after the write budget's wait at a new hand
             await world.env.advance_time(0.5)
