@@ -14,7 +14,7 @@ At 50 fast tables (``python bench/loopback.py``) a play is, in the bot's process
 
 Here the callback makes that save and sends those three requests through the bot's own `bot.ui.wire`
 functions, with payloads built once before the run from a real game (`render.hand_payload`,
-`render.table_payload` and a picture from `render_table`). Discord is a canned aiohttp server in another
+`render.table_layout` with a picture from `render_table`). Discord is a canned aiohttp server in another
 process that reads each body and answers as Discord does (204 for the callback, the message's JSON for the
 edits), so its CPU is not counted. ``--rate`` paces the clicks as the loopback's players are paced: at a
 lower rate fewer plays share each wake-up of the event loop, and a play costs more.
@@ -76,7 +76,7 @@ def payloads() -> tuple[Any, Any, Any, bytes, str]:
     picture = render_table(table_scene(table, "es"))
     mine = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es", faces=built.FACES)
     theirs = render.hand_payload(table, seat, game.view(seat), "es", faces=built.FACES)
-    public = render.with_picture(render.table_payload(table, "es", faces=built.FACES), picture)
+    public = render.table_layout(table, "es", picture, faces=built.FACES)
     return mine, theirs, public, picture, json.dumps(game.snapshot())
 
 

@@ -6,7 +6,8 @@ legal play at a time. After each play, as in the bot:
 
 - the clicker's hand (`render.hand_payload`, the interaction's answer) and the other seat's hand (the DM
   edit), each serialized to the JSON body discord.py would send (``handle_message_parameters``);
-- the public table message's words (`render.table_payload`) and its serialization;
+- the public table message's words (`render.table_layout`: its text and the picture's alt text) and its
+  serialization;
 - the picture's scene (`scene.table_scene`), without drawing it (`bench/render.py` measures that).
 
 Prints the mean CPU µs per play of each part and their sum (``time.process_time``), over ``--plays`` plays
@@ -69,7 +70,7 @@ def body(payload: render.Payload) -> int:
 PARTS = (
     ("answer", lambda table, seat: body(render.hand_payload(table, seat, table.game.view(seat), "es", faces=FACES))),
     ("other hand", lambda table, seat: body(render.hand_payload(table, 1 - seat, table.game.view(1 - seat), "es", faces=FACES))),
-    ("table words", lambda table, seat: body(render.table_payload(table, "es", faces=FACES))),
+    ("table words", lambda table, seat: body(render.table_layout(table, "es", b"", faces=FACES))),
     ("picture scene", lambda table, seat: table_scene(table, "es")),
 )
 """The parts of a play measured, each called with the table and the seat that just played."""

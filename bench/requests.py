@@ -92,8 +92,7 @@ def bodies() -> tuple[Payload, Payload, Payload]:
     assert seat is not None
     clicker = render.hand_payload(table, 1 - seat, game.view(1 - seat), "es", faces=faces)
     other = render.hand_payload(table, seat, game.view(seat), "es", faces=faces)
-    public = render.with_picture(render.table_payload(table, "es", faces=faces),
-                                 render_table(table_scene(table, "es")))
+    public = render.table_layout(table, "es", render_table(table_scene(table, "es")), faces=faces)
     return clicker, other, public
 
 
