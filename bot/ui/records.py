@@ -86,12 +86,14 @@ def play_log(table: Table, hand: Sequence[Event], lang: str, first: int | None =
     return lines
 
 
-def _player_parts(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[tuple[int, str, list[str]]]:
+def _player_parts(table: Table, recs: Sequence[PlayRecord], lang: str,
+                  notes: dict[int, list[str]] | None = None) -> list[tuple[int, str, list[str]]]:
     """Points by player and kind, as ``(seat, name, parts)`` by seat (each seat's holders in the order they
     played): parts like ``"2 caídas +4"``, ``"1 caída en ronda +4"`` (each kind apart, so that each sum reads
     right, R25; a play that took two periquitos counts two, §9). Plays whose points did not count (R30 at
     38, R15 past the cut-off) are counted apart, with why: ``"1 limpia +0 (no cuenta: 38 no juega)"``, so
-    that the sums add up. Players who scored nothing are left out."""
+    that the sums add up; with ``notes``, the why is not written in the part but added, in short, to
+    ``notes[side]`` (once). Players who scored nothing are left out."""
     per_seat: dict[tuple[int, str], dict[tuple[str, str | None], list[int]]] = {}
     for r in recs:
         if r.seat is None:
@@ -111,10 +113,26 @@ def _player_parts(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[t
                 if known != kind:
                     continue
                 part = tn(f"sum.{kind}", n, lang, n=n, points=points)
-                parts.append(f"{part} {blocked_note(table, blocked, lang)}" if blocked else part)
+                if blocked and notes is not None:
+                    _note(notes, who[0] % 2, _short_note(table, blocked, lang))  # the seat's side
+                elif blocked:
+                    part = f"{part} {blocked_note(table, blocked, lang)}"
+                parts.append(part)
         if parts:
             out.append((who[0], who[1], parts))
     return out
+
+
+def _short_note(table: Table, blocked: str, lang: str) -> str:
+    """Why a side's points did not count, in short, once on its line of the record (R30, R15)."""
+    if blocked == "38":
+        return t("sum.blocked_score", lang, score=table.rules.score38 or 38)
+    return t("sum.blocked_cutoff", lang)
+
+
+def _note(notes: dict[int, list[str]], key: int, note: str) -> None:
+    if note not in notes.setdefault(key, []):
+        notes[key].append(note)
 
 
 def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[str]:
@@ -124,15 +142,16 @@ def _bonus_lines(table: Table, recs: Sequence[PlayRecord], lang: str) -> list[st
             for _seat, name, parts in _player_parts(table, recs, lang)]
 
 
-def _count_parts(table: Table, hand: Sequence[Event], lang: str) -> list[tuple[int, str]]:
-    """The count's points at the end of the hand, as ``(side, part)``: ``"cartón +6 (22 cartas)"``, dos
-    por darlas, más cartas, falla (R27–R29), each with why when it did not count (R30, R15)."""
+def _count_parts(table: Table, hand: Sequence[Event], lang: str,
+                 notes: dict[int, list[str]]) -> list[tuple[int, str]]:
+    """The count's points at the end of the hand, as ``(side, part)``: ``"cartón +6"``, dos por darlas,
+    más cartas, falla (R27–R29); why one did not count (R30, R15) is added to ``notes[side]`` (once)."""
     out: list[tuple[int, str]] = []
     for e in hand:
         if e.team is None:
             continue
         if e.kind == K.CARTON:
-            part = tn("sum.carton_part", e.number or 0, lang, points=e.points, count=e.number)
+            part = t("sum.carton_part", lang, points=e.points)
         elif e.kind == K.DOS_POR_DARLAS:
             part = t("sum.dos_por_darlas_part", lang, points=e.points)
         elif e.kind == K.MAS_CARTAS:
@@ -141,32 +160,43 @@ def _count_parts(table: Table, hand: Sequence[Event], lang: str) -> list[tuple[i
             part = t("sum.falla_part", lang, points=e.points)
         else:
             continue
-        out.append((e.team, f"{part} {blocked_note(table, e.blocked, lang)}" if e.blocked else part))
+        if e.blocked:
+            _note(notes, e.team, _short_note(table, e.blocked, lang))
+        out.append((e.team, part))
     return out
 
 
+def _glued(part: str) -> str:
+    """A part of a side's line with no-break spaces before its points (``"1 caída\u00a0+2"``), so that a
+    phone wraps the line between parts, never between a kind and its points."""
+    return part.replace(" +", "\u00a0+")
+
+
 def side_lines(table: Table, hand: Sequence[Event], lang: str, first: int) -> list[str]:
-    """The hand's points, a line per side, that add up: the side's total, then each player's points by
-    kind and the count's (``"🟦 **Equipo A +10:** ana: 2 caídas +4 · beto: 1 caída en ronda +4 · cartón
-    +2 (20 cartas)"``). In 1 v 1 the player is named once, as the side (unless the seat changed hands).
-    ``first``: the index in the mesa of the hand's first play (`first_play_of_hand`)."""
+    """The hand's points, a line per side that scored or had points not count: the side's total, then each
+    player's points by kind and the count's, that add up to it (``"🟦 **Equipo A +10:** ana: 2 caídas +4 ·
+    beto: 1 caída en ronda +4 · cartón +2"``), and why points did not count (R30, R15), once. In 1 v 1 the
+    player is named once, as the side (unless the seat changed hands). A hand where nobody scored: one
+    line that says so. ``first``: the index in the mesa of the hand's first play (`first_play_of_hand`)."""
     got = _hand_points(hand)
-    players = _player_parts(table, records(hand, first), lang)
-    count = _count_parts(table, hand, lang)
+    notes: dict[int, list[str]] = {}
+    players = _player_parts(table, records(hand, first), lang, notes)
+    count = _count_parts(table, hand, lang, notes)
     lines = []
     for team in (0, 1):
-        mine = [(name, parts) for seat, name, parts in players if seat in table.team_seats(team)]
+        seats = table.team_seats(team)
+        mine = [(name, parts) for seat, name, parts in players if seat in seats]
         alone = table.players == 2 and len(mine) == 1 and mine[0][0] == side_name(table, team, lang)
         parts = [", ".join(p) if alone else t("sum.by_player", lang, name=name, parts=", ".join(p))
                  for name, p in mine]
         parts += [part for side, part in count if side == team]
+        if not parts:
+            continue
+        text = " · ".join(_glued(p) for p in parts) + "".join(f" {n}" for n in notes.get(team, []))
         dot = "🟦" if team == 0 else "🟧"
-        side = side_name(table, team, lang)
-        if parts:
-            lines.append(f"{dot} " + t("sum.side_parts", lang, side=side, points=got[team], parts=" · ".join(parts)))
-        else:
-            lines.append(f"{dot} " + t("sum.side_none", lang, side=side, points=got[team]))
-    return lines
+        lines.append(f"{dot} " + t("sum.side_parts", lang, side=side_name(table, team, lang), points=got[team],
+                                   parts=text))
+    return lines or [t("sum.no_points", lang)]
 
 
 def _end_lines(table: Table, hand: Sequence[Event], lang: str, at: int | None = None) -> list[str]:
@@ -207,30 +237,34 @@ def _hand_points(hand: Sequence[Event]) -> tuple[int, int]:
     return got[0], got[1]
 
 
-def chica_lines(table: Table, event: Event, lang: str) -> list[str]:
+def chica_lines(table: Table, event: Event, lang: str, *, by_side: bool = False) -> list[str]:
     """A chica won, called out: who made the 40 (or why it was won at once), the score with the
-    winner's first, and the zapatero (R33, R35)."""
+    winner's first, and the zapatero (R33, R35). In 2 v 2 the sides are named by their players
+    (``"ana y caro"``), or with ``by_side`` by the side alone (``"Equipo A"``: the hand's record, whose
+    lines above name the players)."""
     team = event.team or 0
     scores = event.scores or (0, 0)
-    winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
-    loser = side_name(table, 1 - team, lang) if table.players == 2 else side_members(table, 1 - team, lang)
+    players = 2 if by_side else table.players  # the 1 v 1 keys: one subject, in the singular
+    winner = side_name(table, team, lang) if players == 2 else side_members(table, team, lang)
+    loser = side_name(table, 1 - team, lang) if players == 2 else side_members(table, 1 - team, lang)
     reason = event.reason or "target"
-    key = f"chica.won.{table.players}" if reason == "target" else f"chica.won_by.{table.players}"
+    key = f"chica.won.{players}" if reason == "target" else f"chica.won_by.{players}"
     lines = [t(key, lang, winner=winner, chica=event.number, a=scores[team], b=scores[1 - team],
                reason=t(f"chica.reason.{reason}", lang), target=table.rules.target)]
     if event.zapatero:
-        lines.append(t(f"chica.zapatero.{table.players}", lang, loser=loser))
+        lines.append(t(f"chica.zapatero.{players}", lang, loser=loser))
     return lines
 
 
-def mesa_lines(table: Table, event: Event, lang: str) -> list[str]:
-    """The mesa won: by chicas, or by zapatería (R35, R36)."""
+def mesa_lines(table: Table, event: Event, lang: str, *, by_side: bool = False) -> list[str]:
+    """The mesa won: by chicas, or by zapatería (R35, R36); ``by_side`` as in `chica_lines`."""
     team = event.team or 0
     counts = event.counts or (0, 0)
-    winner = side_name(table, team, lang) if table.players == 2 else side_members(table, team, lang)
-    lines = [tn(f"mesa.won.{table.players}", counts[team], lang, winner=winner, a=counts[team], b=counts[1 - team])]
+    players = 2 if by_side else table.players
+    winner = side_name(table, team, lang) if players == 2 else side_members(table, team, lang)
+    lines = [tn(f"mesa.won.{players}", counts[team], lang, winner=winner, a=counts[team], b=counts[1 - team])]
     if event.zapatero:
-        lines.append(t(f"mesa.zapateria.{table.players}", lang))
+        lines.append(t(f"mesa.zapateria.{players}", lang))
     return lines
 
 
@@ -267,12 +301,11 @@ def hand_record_payload(table: Table, number: int, lang: str, *, layout: bool = 
     chica = next((e for e in hand if e.kind == K.CHICA_WON), None)
     mesa = next((e for e in hand if e.kind == K.MESA_WON), None)
     if chica is not None:
-        lines += chica_lines(table, chica, lang)
-    elif scores is not None:
-        lines.append(t("sum.score", lang, a=side_name(table, 0, lang), b=side_name(table, 1, lang),
-                       sa=score_words(scores[0], lang), sb=score_words(scores[1], lang)))
+        lines += chica_lines(table, chica, lang, by_side=True)
+    elif scores is not None:  # the sides by their colours, as in the lines above and the picture
+        lines.append(t("sum.score_short", lang, sa=score_words(scores[0], lang), sb=score_words(scores[1], lang)))
     if mesa is not None:
-        lines += mesa_lines(table, mesa, lang)
+        lines += mesa_lines(table, mesa, lang, by_side=True)
     buttons: list[discord.ui.Item[Any]] = [PlaysButton(table.id, number, label=t("btn.plays", lang))]
     if mesa is not None and table.rematch_allowed:  # a league or tournament deals its own next mesa
         buttons.append(RematchButton(table.id, label=t("btn.rematch", lang)))
