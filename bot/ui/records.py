@@ -28,7 +28,6 @@ from .words import (
     log_token,
     rank_word,
     records,
-    score_words,
     seat_name,
     side_members,
     side_name,
@@ -303,7 +302,7 @@ def hand_record_payload(table: Table, number: int, lang: str, *, layout: bool = 
     if chica is not None:
         lines += chica_lines(table, chica, lang, by_side=True)
     elif scores is not None:  # the sides by their colours, as in the lines above and the picture
-        lines.append(t("sum.score_short", lang, sa=score_words(scores[0], lang), sb=score_words(scores[1], lang)))
+        lines.append(t("sum.score_short", lang, sa=scores[0], sb=scores[1], target=table.rules.target))  # one line
     if mesa is not None:
         lines += mesa_lines(table, mesa, lang, by_side=True)
     buttons: list[discord.ui.Item[Any]] = [PlaysButton(table.id, number, label=t("btn.plays", lang))]
