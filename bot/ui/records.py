@@ -16,7 +16,7 @@ import discord
 
 from bot.engine import Event, EventKind
 from bot.i18n import t, tn
-from bot.tables import Table
+from bot.tables import TEAMS, Table
 from bot.tables.rematch import ReadyCheck
 
 from . import limits
@@ -173,7 +173,7 @@ def _glued(part: str) -> str:
 
 def side_lines(table: Table, hand: Sequence[Event], lang: str, first: int) -> list[str]:
     """The hand's points, a line per side that scored or had points not count: the side's total, then each
-    player's points by kind and the count's, that add up to it (``"🟦 **Equipo A +10:** ana: 2 caídas +4 ·
+    player's points by kind and the count's, that add up to it (``"🟦 **A +10:** ana: 2 caídas +4 ·
     beto: 1 caída en ronda +4 · cartón +2"``), and why points did not count (R30, R15), once. In 1 v 1 the
     player is named once, as the side (unless the seat changed hands). A hand where nobody scored: one
     line that says so. ``first``: the index in the mesa of the hand's first play (`first_play_of_hand`)."""
@@ -193,8 +193,8 @@ def side_lines(table: Table, hand: Sequence[Event], lang: str, first: int) -> li
             continue
         text = " · ".join(_glued(p) for p in parts) + "".join(f" {n}" for n in notes.get(team, []))
         dot = "🟦" if team == 0 else "🟧"
-        lines.append(f"{dot} " + t("sum.side_parts", lang, side=side_name(table, team, lang), points=got[team],
-                                   parts=text))
+        side = side_name(table, team, lang) if table.players == 2 else TEAMS[team]  # 2 v 2: "A", by its colour
+        lines.append(f"{dot} " + t("sum.side_parts", lang, side=side, points=got[team], parts=text))
     return lines or [t("sum.no_points", lang)]
 
 
