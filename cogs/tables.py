@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.replays.present import replay_command
 from bot.tables import LOBBY, PLAYING, Table, TableError, TableService
 from bot.tables.errors import (
     BadOptionError,
@@ -366,6 +367,20 @@ class TablesCog(TablePlayMixin, commands.Cog):
             else:  # the button; or a forged menu on a public message: nobody else's message changes
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
                 await self._say(interaction, text, **extra)
+
+        await self._guard(interaction, run)
+
+    async def on_plays(self, interaction: discord.Interaction, table_id: int, hand: int) -> None:
+        """«Ver jugadas» on a hand's record, to anyone on the table's server: that hand's plays, in the
+        clicker's language, ephemerally, and the command that replays the mesa (`bot.ui.records.plays_embed`:
+        only what was public)."""
+
+        async def run(lang: str) -> None:
+            table = await self._scoped(interaction, table_id)
+            if table.game is None:
+                raise WrongStateError("err.not_started")
+            embed = records.plays_embed(table, hand, lang)
+            await self._say(interaction, t("sum.replay", lang, command=replay_command(table.id, lang)), embed=embed)
 
         await self._guard(interaction, run)
 

@@ -43,6 +43,9 @@ class TableActions(Protocol):
                      back: int | None = None) -> None:
         """«¿Por qué?» (``newest`` None: the button) or a pick in its menu: play ``newest - back``."""
 
+    async def on_plays(self, interaction: discord.Interaction, table_id: int, hand: int) -> None:
+        """«Ver jugadas» on a hand's record."""
+
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """Rematch."""
 

@@ -14,6 +14,7 @@ custom_id formats (all under 100 characters):
     ``c4:b:<table>``                     "I'm back": take your seat back from the computer player
     ``c4:v:<table>``                     lobby select: add a computer player of the chosen level (facil/medio/dificil)
     ``c4:k:<table>:<vote>``              rematch ready check: vote y (accept) or n (decline)
+    ``c4:j:<table>:<hand>``              «Ver jugadas» on a hand's record: that hand's plays, ephemerally
 
 Callbacks call the bot's table actions (`bot.ui.actions.TableActions`, the tables cog), the same methods
 its slash commands call, so this module holds no game logic.
@@ -293,6 +294,33 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:r:(
         await _handler(interaction).on_rematch(interaction, self.table_id)
 
 
+class PlaysButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:j:(?P<table>\d+):(?P<hand>\d{1,4})"):
+    """«Ver jugadas» on a hand's record: the hand's play-by-play, ephemerally, to whoever clicks (what was
+    public only). The custom_id names the table and the hand, and grants nothing."""
+
+    def __init__(self, table_id: int, hand: int, *, label: str) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=self.id_for(table_id, hand)))
+        self.table_id = table_id
+        self.hand = hand
+
+    @staticmethod
+    def id_for(table_id: int, hand: int) -> str:
+        """``c4:j:<table>:<hand>``."""
+        return f"c4:j:{table_id}:{hand}"
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> PlaysButton:
+        """Rebuild the item from the custom_id of a click (also after a restart)."""
+        button = button_of(item)
+        return cls(int(match["table"]), int(match["hand"]), label=button.label or "·")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the component handler."""
+        await _handler(interaction).on_plays(interaction, self.table_id, self.hand)
+
+
 class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"c4:b:(?P<table>\d+)"):
     """"I'm back" on an away player's hand: the computer player gives the seat back."""
 
@@ -365,5 +393,5 @@ COMPUTER_LEVELS = ("facil", "medio", "dificil")
 """The levels a host can pick for a computer player (the lobby's select)."""
 
 DYNAMIC_ITEMS = (LobbyButton, CardButton, TrailSelect, CaptureSelect, HandButton, RematchButton, BackButton,
-                 LevelSelect, RematchVoteButton, WhyButton, WhySelect)
+                 LevelSelect, RematchVoteButton, WhyButton, WhySelect, PlaysButton)
 """Register these in ``setup_hook`` with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``."""

@@ -436,13 +436,14 @@ class DiscordNotifier(TableNotesMixin):
 
     async def _write_record(self, table: Table, number: int) -> None:
         """Hand ``number`` ended: its table message becomes the hand's record (or the record is posted when
-        that message is gone or too old). The mesa's last record keeps the message as the table's."""
+        that message is gone or too old). The mesa's last record keeps the message as the table's. The
+        record is of the table message's kind (`Messages.public_layout`: Components V2, or an embed)."""
         game = table.game
         if game is None:
             return
         lang = await self.service.public_language(table.guild_id)
         channel = self._channel(table)
-        payload = records.hand_record_payload(table, number, lang)
+        payload = records.hand_record_payload(table, number, lang, layout=table.messages.public_layout)
         over = game.is_over
         written: int | None = None
         await self.budget.acquire(table.channel_id)

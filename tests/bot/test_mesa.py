@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine import Play
 from bot.tables import FINISHED
-from bot.ui.words import side_members
+from bot.ui.words import side_name
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
@@ -60,7 +60,7 @@ async def check_result(world, table) -> None:
     stored = await world.bot.store.mesa(table.id)
     assert stored["winner"] == replay.winner
     assert (stored["chicas_a"], stored["chicas_b"]) == tuple(replay.chicas)
-    winner = side_members(table, replay.winner, "es")
+    winner = side_name(table, replay.winner, "es")  # the record names the side; its lines name the players
     final = next(m for m in world.channel.history() if m.id == table.messages.public)
     assert f"¡{winner} gana" in final.embeds[0].description, "the last hand's record names the mesa's winner"
 

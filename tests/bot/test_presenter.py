@@ -131,8 +131,13 @@ async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the
     old = next(m for m in world.channel.history() if m.id == first)
     assert old.embeds[0].title == "Mano 1 · Mesa #1"
     text = old.embeds[0].description
-    assert "**Reparto 1:**" in text and "**Reparto 4:**" in text and "Marcador:" in text
-    assert not old.components and not old.attachments, "the record has no buttons and no picture"
+    assert "Marcador:" in text and len(text.splitlines()) <= 5, "a short record"
+    assert not old.attachments, "the record has no picture"
+    ids = [c.custom_id for row in old.components for c in row.children]
+    assert ids == ["c4:j:1:1"], "its one button: «Ver jugadas»"
+    plays = await world.beto.click(old, custom_id="c4:j:1:1")
+    log = plays.response.embeds[0].description
+    assert plays.ephemeral and "**Deal 1:**" in log and "**Deal 4:**" in log, log
     assert world.channel.history()[-1].id == table.messages.public, "the new table message is at the bottom"
     assert public_message(world, table).attachments, "the table message carries the picture"
 

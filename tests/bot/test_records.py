@@ -23,10 +23,14 @@ def test_end_of_hand_summary_explains_a_blocked_carton_at_38():
     hand = [e for e in game.events if e.kind != K.HAND_START]
     end = next(i for i, e in enumerate(hand) if e.kind == K.HAND_END)
     del hand, end
-    for lang, why in (("es", "no cuenta: 38 no juega"), ("en", "does not count: on 38, only a caída scores")):
+    for lang, why, short in (("es", "no cuenta: 38 no juega", "(en 38 solo suma la caída)"),
+                             ("en", "does not count: on 38, only a caída scores", "(on 38, only a caída scores)")):
         payload = records.hand_record_payload(table_with(game, "quito"), 1, lang)
         line = next(x for x in payload.embed.description.splitlines() if "cartón" in x)
-        assert why in line, line
+        assert "cartón\u00a0+0" in line and short in line, line  # the record, on the side's line
+        plays = records.plays_embed(table_with(game, "quito"), 1, lang).description
+        line = next(x for x in plays.splitlines() if "cartón" in x)
+        assert why in line, line  # «Ver jugadas», on the count's line
 
 
 def test_chica_announcement_gives_the_winners_score_first():

@@ -146,7 +146,10 @@ def test_a_limpia_that_does_not_count_at_38_is_counted_apart_in_the_hand_record(
     game.play(limpia, seat=0)
     text = records.hand_record_payload(table, 1, "es").embed.description
     blocked = t("play.blocked_score", "es", score=38)
-    assert f"ana: 1 limpia +0 {blocked}" in text, text
+    assert f"ana: 1 limpia +0 {blocked}" in records.plays_embed(table, 1, "es").description  # «Ver jugadas»
+    short = t("sum.blocked_score", "es", score=38)
+    side = t("sum.side_parts", "es", side="ana", points=0, parts=f"1 limpia\u00a0+0 {short}")
+    assert f"🟦 {side}" in text.splitlines(), text  # the record: the side's line says why, in short
 
 
 def test_the_score_lines_squares_are_the_sides_colours_in_the_picture():

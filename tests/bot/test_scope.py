@@ -113,7 +113,7 @@ async def test_every_registered_template_names_an_object_or_nothing(world):
     for factory, template in _templates(world.bot):
         for name in template.groupindex:
             assert name in OBJECT_GROUPS + ("action", "nonce", "card", "vote", "step", "k", "season", "mode",
-                                            "page", "rule"), (factory.__name__, name)
+                                            "page", "rule", "hand"), (factory.__name__, name)  # hand: of the table named
 
 
 @pytest.mark.slow

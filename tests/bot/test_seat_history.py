@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.engine import Game, Rules
 from bot.replays.present import event_lines
 from bot.tables import Seat, Table, TableOptions, choose_play
-from bot.ui.records import hand_record_payload
+from bot.ui.records import plays_embed
 from bot.ui.words import records, seat_name
 
 from .helpers import pick_play, play_through_ui, public_message, table_of
@@ -58,11 +58,15 @@ async def test_a_hands_record_names_a_person_who_left_for_their_own_plays(world,
     computer = [str(table.game.plays[i].card) for i, (seat, _, _) in enumerate(stored) if seat == ana and i >= handed_over]
     assert computer
 
-    text = record_of_hand(world, 1).embeds[0].description
+    plays = await world.caro.click(record_of_hand(world, 1), custom_id="c4:j:1:1")  # «Ver jugadas»
+    assert plays.ephemeral
+    text = plays.response.embeds[0].description  # in caro's language
+    cpu = seat_name(table, ana, "en")
+    assert cpu == "CPU 1 (medium, for ana)"
     for card in hers:
         assert f"ana {card}" in text, f"ana's {card} is hers in the record:\n{text}"
-        assert f"Compu 1 (media, por ana) {card}" not in text
-    assert any(f"Compu 1 (media, por ana) {card}" in text for card in computer), "the computer's own plays are its own"
+        assert f"{cpu} {card}" not in text
+    assert any(f"{cpu} {card}" in text for card in computer), "the computer's own plays are its own"
     assert world.env.errors == []
 
 
@@ -90,7 +94,7 @@ def test_held_by_and_names_follow_the_seat_history():
     saved = Table(id=2, guild_id=1, channel_id=1, host_id=1, players=2, preset="quito", status="playing",
                   seats=old.seats, game=game, options=TableOptions(guild_name="g"))  # no history: names as the seats are now
     assert saved.held_by(0, 0).is_ai
-    log_line = hand_record_payload(saved, 1, "es").embed.description.splitlines()[0]
+    log_line = plays_embed(saved, 1, "es").description.splitlines()[0]
     assert log_line.count("Compu 1 ") == 2 and "ana " not in log_line, log_line
-    log_line = hand_record_payload(old, 1, "es").embed.description.splitlines()[0]
+    log_line = plays_embed(old, 1, "es").description.splitlines()[0]
     assert log_line.count("ana ") == 2 and "Compu 1 " not in log_line, log_line

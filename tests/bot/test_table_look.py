@@ -118,9 +118,16 @@ def the_record(world, table, writes: WriteLog) -> str:
     return "\n".join(parts)
 
 
-def assert_every_play_on_the_record(world, table, writes: WriteLog) -> None:
+async def assert_every_play_on_the_record(world, table, writes: WriteLog) -> None:
+    """Every play of every hand reached a spectator: in the channel, or one «Ver jugadas» away on its
+    hand's record."""
     game = table.game
     text = the_record(world, table, writes)
+    for number in sorted({e.number for e in game.events if e.kind == K.HAND_START}):
+        custom_id = f"c4:j:{table.id}:{number}"
+        record = next(m for m in world.channel.history() if custom_id in custom_ids(m))
+        answer = await world.eva.click(record, custom_id=custom_id)
+        text += "\n" + answer.response.embeds[0].description
     hands = {e.number for e in game.events if e.kind == K.HAND_START}
     for number in sorted(hands):
         hand = hand_slice(game.events, number)
@@ -128,7 +135,8 @@ def assert_every_play_on_the_record(world, table, writes: WriteLog) -> None:
             if record.kind != "play":
                 continue
             token = f"{short_name(table, record.seat, 'es')} {record.card}"
-            assert token in text, f"hand {number}: {token} never reached the channel"
+            clicked = f"{short_name(table, record.seat, 'en')} {record.card}"  # «Ver jugadas» in eva's language
+            assert token in text or clicked in text, f"hand {number}: {token} never reached the channel"
     assert sum(1 for e in game.events if e.kind == K.PLAYED) > 40
 
 
@@ -148,7 +156,7 @@ async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
     table = await play_clocked(world, 1, {world.ana.id: world.ana}, on_turn=checking_player(world, menus))
 
     assert table.status == FINISHED
-    assert_every_play_on_the_record(world, table, writes)
+    await assert_every_play_on_the_record(world, table, writes)
     assert_within_budget(writes)
     for body in hand_bodies(world.env):
         assert rank_order(card_labels_of(body)), card_labels_of(body)
@@ -180,7 +188,7 @@ async def test_2v2_two_people_and_two_computers(world, writes):
 
     table = await play_clocked(world, 1, members, on_turn=checking_player(world, menus))
 
-    assert_every_play_on_the_record(world, table, writes)
+    await assert_every_play_on_the_record(world, table, writes)
     assert_within_budget(writes)
     for body in hand_bodies(world.env):
         assert rank_order(card_labels_of(body))

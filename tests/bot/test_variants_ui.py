@@ -258,9 +258,10 @@ async def test_a_periquito_is_taken_announced_and_counted_in_the_hand_record(wor
         await play_through_ui(members[table.seats[seat].user_id], table, play)
     title = t("sum.title", "es", hand=hand_number, table=1)
     record = next(m for m in world.channel.history() if m.embeds and m.embeds[0].title == title)
-    text = record.embeds[0].description
+    text = record.embeds[0].description.replace("\u00a0", " ")  # no-break spaces keep a kind and its points
     part = tn("sum.periquito", 1, "es", n=1, points=6)
-    assert any(line.startswith(f"{name}: ") and part in line for line in text.splitlines()), text
+    dot = "🟦" if event.team == 0 else "🟧"  # the side's line; in 1 v 1 the player is the side
+    assert any(line.startswith(f"{dot} **{name} +") and part in line for line in text.splitlines()), text
     assert world.env.errors == []
     no_errors_logged(caplog)
 
@@ -353,10 +354,10 @@ def test_the_hand_record_counts_periquito_points_per_player():
     game.play(Play.trail(Card.parse("JH")), seat=1)
     table = table_with(game, {"periquito": True})
     for lang in LANGS:
-        text = records.hand_record_payload(table, 1, lang).embed.description
-        line = next(x for x in text.splitlines() if x.startswith("p0: "))
+        text = records.hand_record_payload(table, 1, lang).embed.description.replace("\u00a0", " ")
+        line = next(x for x in text.splitlines() if x.startswith("🟦 "))
         assert tn("sum.periquito", 1, lang, n=1, points=6) in line, text
-        assert t("sum.total", lang, a="p0", b="p1", pa=6 + 14, pb=0) in text, "the bonus is in the hand's total"
+        assert t("sum.side_parts", lang, side="p0", points=6 + 14, parts="") in line, "the bonus is in the hand's total"
 
 
 # ---------------------------------------------------------------------- a joker is never a caída; hints
