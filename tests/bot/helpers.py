@@ -14,28 +14,74 @@ from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.tables.choices import outcome
 
 
+def controls(message: Any) -> list[Any]:
+    """Every button and select of a message (discord.Message or SimCord ResponseMessage), classic action
+    rows and Components V2 trees (containers, sections) alike, in reading order; ``message`` may also be a
+    request body (a dict)."""
+    out: list[Any] = []
+    top = message.get("components") if isinstance(message, dict) else message.components
+    stack = list(reversed(top or []))
+    while stack:
+        component = stack.pop()
+        kind = component.get("type") if isinstance(component, dict) else getattr(component, "type", None)
+        kind = getattr(kind, "value", kind)
+        if kind in (2, 3, 5, 6, 7, 8):
+            out.append(component)
+            continue
+        children = (component.get("components", []) if isinstance(component, dict)
+                    else getattr(component, "children", None) or [])
+        accessory = component.get("accessory") if isinstance(component, dict) else getattr(component, "accessory", None)
+        stack.extend(reversed([*children, *([accessory] if accessory is not None else [])]))
+    return out
+
+
 def custom_ids(message: Any) -> list[str]:
     """Every custom_id of a message's components (discord.Message or SimCord ResponseMessage)."""
-    rows = message.components
     out: list[str] = []
-    for row in rows:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
-            if cid:
-                out.append(cid)
+    for item in controls(message):
+        cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
+        if cid:
+            out.append(cid)
     return out
+
+
+def layout_parts(message: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """A Components V2 message's text displays and its media gallery items as ``(url, alt text)``."""
+    texts: list[str] = []
+    media: list[tuple[str, str]] = []
+    top = message.get("components") if isinstance(message, dict) else message.components
+    stack = list(reversed(top or []))
+    while stack:
+        component = stack.pop()
+        get = component.get if isinstance(component, dict) else lambda k, d=None, c=component: getattr(c, k, d)
+        kind = get("type")
+        kind = getattr(kind, "value", kind)
+        if kind == 10:
+            texts.append(get("content") or "")
+        elif kind == 12:
+            for item in get("items") or []:
+                if isinstance(item, dict):
+                    media.append((item.get("media", {}).get("url", ""), item.get("description") or ""))
+                else:
+                    media.append((getattr(item.media, "url", ""), item.description or ""))
+        children = get("components", None) if isinstance(component, dict) else get("children", None)
+        stack.extend(reversed(children or []))
+    return texts, media
+
+
+def message_text(message: Any) -> str:
+    """A message's words: its content, or a Components V2 message's text displays."""
+    texts, _ = layout_parts(message)
+    return "\n".join([message.content or "", *texts]).strip()
 
 
 def select_values(message: Any, custom_id: str) -> list[str]:
     """The option values of the select ``custom_id`` on a message."""
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
-            if cid == custom_id:
-                options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
-                return [o["value"] if isinstance(o, dict) else o.value for o in options]
+    for item in controls(message):
+        cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
+        if cid == custom_id:
+            options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
+            return [o["value"] if isinstance(o, dict) else o.value for o in options]
     return []
 
 
@@ -208,10 +254,11 @@ def public_text(message: Any) -> str:
         data = embed.to_dict()
         parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
         parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        for item in getattr(row, "children", []):
-            parts.append(getattr(item, "label", None) or "")
-            parts += [o.label for o in getattr(item, "options", [])]
+    texts, media = layout_parts(message)
+    parts += texts + [alt for _, alt in media]
+    for item in controls(message):
+        parts.append(getattr(item, "label", None) or "")
+        parts += [o.label for o in getattr(item, "options", [])]
     return "\n".join(parts)
 
 
@@ -335,9 +382,9 @@ def texts_of(message) -> list[str]:
         data = embed if isinstance(embed, dict) else embed.to_dict()
         parts += [data.get("title", ""), data.get("description", ""), data.get("footer", {}).get("text", "")]
         parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            parts += [get(item, "label") or "", get(item, "placeholder") or ""]
-            parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
+    texts, media = layout_parts(message)
+    parts += texts + [alt for _, alt in media]
+    for item in controls(message):
+        parts += [get(item, "label") or "", get(item, "placeholder") or ""]
+        parts += [get(o, "label") or "" for o in get(item, "options", None) or []]
     return [p for p in parts if p]

@@ -8,7 +8,7 @@ import logging
 
 from bot.i18n import t
 
-from .helpers import custom_ids, pick_play, play_through_ui, table_of
+from .helpers import custom_ids, message_text, pick_play, play_through_ui, table_of
 
 
 async def start_1v1(world):
@@ -184,7 +184,7 @@ async def test_the_last_person_kicked_everyone_is_told_the_table_ended(world):
     assert result.response.content == t("ok.kicked_ended", "en", name="ana", table=1)
     notes = [m.content for m in world.channel.history() if (m.content or "").startswith("🚪")]
     assert notes == [t("note.kicked_ended", "es", name="ana", table=1)], "no 'a computer plays on'"
-    dms = [m.content for m in world.ana.user.dm_channel.history()]
+    dms = [message_text(m) for m in world.ana.user.dm_channel.history()]
     assert not any("plays your seat" in (c or "") for c in dms)
 
 
