@@ -100,7 +100,7 @@ async def test_leave_hand_and_end_work_from_another_channel_and_name_the_table(w
     other = world.guild.create_text_channel("charla")
 
     hand = await world.ana.slash(other, "cuarenta hand")
-    assert hand.ephemeral and "Table #1" in hand.response.content
+    assert hand.ephemeral and "Table #1" in message_text(hand.response)
     assert any(c.startswith("c4:p:1:") for c in custom_ids(hand.response))
 
     left = await world.beto.slash(other, "cuarenta leave")
