@@ -20,7 +20,7 @@ there. The first ``--warm`` rounds fill the card art and the caches; the next ``
 mean, median and p95 CPU ms per picture (``time.process_time``), and the mean PNG size.
 
 Then the DM picture (`bot.ui.dm_picture`, the DM hand's drawing of the table cards at its owner's turn):
-median and p95 CPU ms of a drawing not cached, median and largest PNG size, over the plays of
+median and p95 CPU ms of a drawing not cached, median and largest JPEG size, over the plays of
 ``--tables`` games.
 
 Times of the first part are wall-clock (`time.perf_counter`) on one core.

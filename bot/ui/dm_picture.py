@@ -5,7 +5,7 @@ the last play and whose turn it is; what a player needs drawn to choose a card i
 public facts only: the table cards in play order and the last trailed card still on the table (the one a
 caída takes), never a card of any hand.
 
-Sizes, in pixels of the PNG: `WIDTH` wide (shown about 300 CSS px wide in a phone's DM, so a scale of
+Sizes, in pixels of the picture (a JPEG, `JPEG_QUALITY`): `WIDTH` wide (shown about 300 CSS px wide in a phone's DM, so a scale of
 about 0.47), cards `CARD_HEIGHT` tall (their rank about 40 CSS px on the phone), at most `PER_ROW` cards
 a row, the «¡cae!» label `LABEL_SIZE` tall (about 12 CSS px). An empty table draws nothing (None): the
 text says it.
@@ -32,12 +32,14 @@ FELT = (22, 104, 64)
 GOLD = (232, 190, 50)
 INK = (20, 22, 26)
 RING = 5
-PNG_LEVEL = 1
-"""zlib level of the PNG (fast; the felt and the card faces compress well at it)."""
+JPEG_QUALITY = 88
+"""JPEG quality, colour at full resolution (``subsampling=0``: the red ranks keep clean edges). A JPEG,
+not a PNG: encoding this picture as a PNG (zlib level 1) took 4.3 ms of its 4.9 ms, as a JPEG 0.4 ms, at
+about the same size (bench/render.py, "DM picture")."""
 FONT_FILE = "OpenSans-Bold.ttf"
 """The label's font, from the ``ttf-opensans`` package (a dependency; it has ¡ ¿ and every accent)."""
-PICTURE_NAME = "mano.png"
-"""The file name of the drawing in the DM hand (``attachment://mano.png``)."""
+PICTURE_NAME = "mano.jpg"
+"""The file name of the drawing in the DM hand (``attachment://mano.jpg``)."""
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +59,7 @@ def size_of(count: int) -> tuple[int, int]:
 
 
 def draw_table(cards: Sequence[str], trail: str | None, label: str) -> bytes | None:
-    """The PNG of the table cards ``cards`` (codes, in play order), ``trail`` (a code among them, or None)
+    """The JPEG of the table cards ``cards`` (codes, in play order), ``trail`` (a code among them, or None)
     ringed in gold with ``label`` («¡cae!») under it. None for an empty table. Cached by its arguments
     (a capture menu, a repeated write and the other hands of the same moment draw nothing again).
 
@@ -96,7 +98,7 @@ def _draw(cards: tuple[str, ...], trail: str | None, label: str) -> bytes:
                                    radius=10, fill=GOLD)
             draw.text((x - box[0], y - box[1] + pad // 2), label, font=font, fill=INK)
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    image.save(out, format="JPEG", quality=JPEG_QUALITY, subsampling=0)
     return out.getvalue()
 
 
