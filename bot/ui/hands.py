@@ -15,9 +15,16 @@
   hand's edits, its turn alert (a follow-up: a new DM message, so a notification) and the deletion of the
   old hand all go through that token. Only a hand nobody clicked lately (the first of a mesa, after a
   restart, after a long pause) takes bot-token writes. Any failure of the token path falls back to them.
+- **The table drawn.** A new hand is a Components V2 message (`bot.ui.hand_layout`); at the person's
+  turn it shows the table cards drawn, an uploaded file in a media gallery, which Discord refuses to
+  edit in through a token (discord-api-docs#7529). So that hand, when the token would edit it, goes as a
+  *quiet* follow-up (SUPPRESS_NOTIFICATIONS: no alert) and the old hand is deleted: two token writes,
+  no bot-token call. A hand message sent as a classic one (its record has no ``"v2"``) is edited as one
+  until it is replaced.
 - A DM that fails with 403/50007, whatever it carried (the hand, a reminder line, the welcome), marks the
   seat through one path (`HandPresenter.dm_refused`), once; the public message then tells them to use "My
-  hand", and the channel alert (`bot.ui.notifier`) mentions them instead.
+  hand", and the channel alert (`bot.ui.notifier`) mentions them instead. Those other DM writes (lines,
+  the welcome, closed DMs) are `bot.ui.dm_writes`.
 """
 
 from __future__ import annotations
