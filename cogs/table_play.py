@@ -141,7 +141,7 @@ class TablePlayMixin:
         payload = hand_layout.hand_like(
             message is not None and message.flags.components_v2, table, seat, table.game.view(seat), lang,
             choice=choice, page=page, final=records.mesa_result(table, lang) if table.status != PLAYING else None,
-            faces=self.bot.faces)  # in the kind of the clicked hand (a V2 one shows the table drawn at its turn)
+            faces=self.bot.faces, picture=self.notifier.hands.pictures)  # in the clicked hand's kind
         record = table.messages.dms.get(str(seat))
         message_id = message.id if message else None
         on_dm_hand = record is not None and record.get("message") == message_id

@@ -245,7 +245,8 @@ class TablesCog(TablePlayMixin, commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         seat, view = self.service.hand_view(table, interaction.user.id)
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        payload = hand_layout.hand_layout(table, seat, view, lang, final=final, faces=self.bot.faces)
+        payload = hand_layout.hand_layout(table, seat, view, lang, final=final, faces=self.bot.faces,
+                                          picture=self.notifier.hands.pictures)
         await answer.reply(interaction, **payload.send_kwargs())
 
     @cuarenta.command(name=command_text("table", "cmd.table.name"), description=command_text("Post the table again at the bottom of the channel", "cmd.table.desc"))

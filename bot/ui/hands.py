@@ -94,14 +94,19 @@ class HandPresenter(DmWriter):
         faces: how the hands write their cards (`bot.ui.faces.CardFaces`; default text labels).
         messages: where the DM hands' message ids (``Table.messages``) are kept (the presenter's store);
             None: in memory only (unit tests).
+        pictures: the hands show the table drawn at their turn (`pictures`).
     """
 
     def __init__(self, client: discord.Client, service: TableService, budget: WriteBudget, *,
                  edit_interval: float = 1.0, clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None,
-                 faces: CardFaces = CardFaces.TEXT, messages: TableMessages | None = None) -> None:
+                 faces: CardFaces = CardFaces.TEXT, messages: TableMessages | None = None,
+                 pictures: bool = True) -> None:
         super().__init__(client, service, budget, messages)
         self.faces = faces
+        self.pictures = pictures
+        """Whether the hands show the table drawn at their turn (the bot's ``pictures`` setting, as for the
+        table picture; off, a hand says the table in words and its writes cost what a text hand costs)."""
         self.edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep or asyncio.sleep
@@ -422,7 +427,8 @@ class HandPresenter(DmWriter):
         game = table.game
         assert game is not None
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        return hand_layout.hand_like(layout, table, seat, game.view(seat), lang, final=final, faces=self.faces)
+        return hand_layout.hand_like(layout, table, seat, game.view(seat), lang, final=final, faces=self.faces,
+                                     picture=self.pictures)
 
     async def _post(self, table: Table, seat: int, user_id: int, old: dict[str, Any] | None) -> None:
         """Send the hand as a new DM message (a notification), then delete the previous one."""
