@@ -80,15 +80,16 @@ def test_one_v_one_draws_the_table_seats_and_scores():
     assert plan.size == SIZE
     assert plan.cards == ("3C", "4H", "JS", "KD", "2S", "7H")
     assert plan.seats == ("Ana", "Beto")
-    assert plan.scores[0] == "Ana 0 chicas 1 perro 3 tantos 6 cartas", "a count of 1 takes the singular"
-    assert plan.scores[1] == "Beto 1 chica 2 perros 2 tantos 10 cartas"
+    assert plan.scores[0] == "1 perro 3 tantos", "a count of 1 takes the singular"
+    assert plan.scores[1] == "2 perros 2 tantos"
+    assert plan.chicas == (0, 1) and [s.value for s in plan.role("chicas")] == ["chicas"]
     assert plan.hands == (4, 4)
     assert "turn:0" in plan.highlights and "turn:1" not in plan.highlights
     assert {"dealer:0", "mano:1"} <= set(plan.highlights)
     assert not any(h.startswith(("only_caida", "trail", "last", "callout", "computer", "away", "empty"))
                    for h in plan.highlights)
     assert plan.trail is None
-    assert plan.role("title")[0].value == "Mesa #3 · quito · chica 1 · mano 2"
+    assert plan.role("title") == () and "Ana" not in plan.scores[0], "no title; a side is not named"
 
 
 def test_two_v_two_seats_in_turn_order_with_turn_38_trail_and_last_play():
@@ -101,9 +102,8 @@ def test_two_v_two_seats_in_turn_order_with_turn_38_trail_and_last_play():
     assert "juega" in [s.value for s in plan.role("turn:1")]
     assert [h for h in plan.highlights if h.startswith("only_caida")] == ["only_caida:0"]
     assert plan.role("only_caida:0")[0].value == "solo caída"
-    assert "3 perros" in plan.scores[0] and "4 tantos" in plan.scores[0] and "1 chica " in plan.scores[0]
-    assert "12 cartas" in plan.scores[0]
-    assert plan.scores[1] == "Equipo B 0 chicas 2 perros 1 tanto 8 cartas"
+    assert plan.scores[0] == "", "at 38 the badge stands in place of the numbers"
+    assert plan.scores[1] == "2 perros 1 tanto" and plan.chicas == (1, 0)
     assert plan.trail == "KS" and plan.role("trail_label")[0].value == "¡cae!"
     assert {"computer:1", "level:1", "dealer:3", "mano:0", "last:0", "callout"} <= set(plan.highlights)
     assert [s.value for s in plan.role("level:1")] == ["medio"]
@@ -112,11 +112,16 @@ def test_two_v_two_seats_in_turn_order_with_turn_38_trail_and_last_play():
     assert [s.value for s in plan.role("callout")] == ["¡Caída!"]
 
 
-def test_seats_are_listed_in_turn_order_from_the_top():
+def test_seats_read_in_turn_order_two_to_a_row_side_0_at_the_left():
     for plan in (layout(two_v_two()), layout(one_v_one())):
         seats = len(plan.role_prefix("plaque:"))
         boxes = [plan.role(f"plaque:{i}")[0].box for i in range(seats)]
-        assert all(a[3] <= b[1] for a, b in zip(boxes, boxes[1:], strict=False)), "one row per seat, in turn order"
+        for i in range(0, seats, 2):
+            left, right = boxes[i], boxes[i + 1]
+            assert left[2] <= right[0] and left[1] == right[1], "seat i | seat i + 1 on one row"
+            assert right[2] > SIZE[0] // 2 > left[2] - 4
+        for i in range(seats - 2):
+            assert boxes[i][3] <= boxes[i + 2][1] and boxes[i][0] == boxes[i + 2][0], "the next row below"
 
 
 def test_team_colours_match_the_sides():
@@ -257,7 +262,7 @@ def test_fit_text_keeps_spanish_and_drops_what_the_font_lacks():
 def test_missing_labels_fall_back():
     plan = layout(one_v_one(labels={}, table_cards=()))
     assert plan.role("empty")[0].value == "mesa limpia"
-    assert "0 chicas 1 perro 3 tantos" in plan.scores[0], plan.scores[0]
+    assert plan.scores[0] == "1 perro 3 tantos" and plan.role("chicas")[0].value == "chicas", plan.scores[0]
 
 
 def test_impossible_scenes_are_refused():
@@ -367,10 +372,10 @@ def test_parts_of_the_layout_are_cached_and_make_the_same_layout():
     first, again = picture_layout.parts(scene), picture_layout.parts(scene)
     assert all(a is b for a, b in zip(first, again, strict=True)), "an unchanged part is the same object"
     assert tuple(s for part in first for s in part) == layout(scene).shapes
-    turned = two_v_two(seats=tuple(replace(s, to_play=not s.to_play) for s in scene.seats))
+    turned = two_v_two(seats=tuple(replace(s, to_play=i == 2) for i, s in enumerate(scene.seats)))
     changed = picture_layout.parts(turned)
-    assert [a is b for a, b in zip(first, changed, strict=True)] == [True] * 4 + [False] * 4, (
-        "title, scores, table and last play kept; the four plaques laid out again")
+    assert [a is b for a, b in zip(first, changed, strict=True)] == [False, True, True, True, False, False, True], (
+        "the band, the table and the plaques of seats 0 and 3 kept; the turn's glow and seats 1 and 2 laid out again")
 
 
 # --------------------------------------------------------------------------- card art

@@ -4,26 +4,34 @@ Pure drawing: Pillow and `bot.ui.cardart`, no Discord, no table service. The sce
 the picture can only show what every player sees: the table cards, cards left per seat (as face-down
 backs), scores, and the last play.
 
-Layout (``SIZE`` = 600 × 600 pixels, square), drawn for its real size: a phone shows it about 300 px
-wide (`PHONE_WIDTH`), so no text is smaller than `MIN_TEXT` (4 % of the width, 12 px on a phone) and a
-table card's rank is at least `MIN_RANK` tall (8 %, 24 px on a phone):
+Layout (``SIZE`` = 600 × 450 pixels, landscape 4 : 3), drawn for its real size: a phone shows it 280–320 px
+wide (`PHONE_WIDTH` = 280, the smallest), so no text is smaller than `MIN_TEXT` (4 % of the width, 11.2 px
+there) and a face-up card's rank is at least `MIN_RANK` tall (24.3 px there). No text or badge covers
+another text or a card (tests check the boxes of the layout):
 
-- the title, then one score panel per side (side 0 left, side 1 right), in its team colour (blue for team
-  0, orange for team 1, the colours of the seats): label and the "only a caída counts" mark at 38, big
-  perros and tantos, then chicas and the cards captured this hand;
-- the seats, one plaque per row in turn order (so the order of play reads from the top): the computer
-  icon, the name (shrunk to fit, down to `MIN_TEXT`, then on two lines: a name of 16 characters is never
-  cut), then at the right the computer's level, the cards left (backs and a number), the dealer or mano
-  badge, and for the seat to play a gold glow and the "turn" badge;
-- the green felt below, with the table cards as large as fit, in play order (oldest first), in rows; the
-  card a caída can take is ringed in red with the trail label on it; then the last play, framed in the
+- the score band, one line: side 0's perros and tantos at the left in a panel of its colour (blue), side
+  1's at the right (orange), the chicas won between them; a side at the blocking score shows its "only a
+  caída counts" badge in place of its numbers. No side is named: the colours are the plaques' colours, so
+  a 1 v 1 player's name is drawn once, on the plaque;
+- the seats' plaques, two to a row in turn order (seat 0 | seat 1, then seat 2 | seat 3): side 0 at the
+  left, side 1 at the right. A plaque holds the computer icon and the name (at 26 px, else 24, else on two
+  lines: a name of 16 characters is never cut), the cards left (one back and the count), then a badge line:
+  the computer's level, the dealer or mano badge and, for the seat to play, the turn badge on a gold frame
+  with a gold glow;
+- the felt below, with the table cards as large as fit, in play order (oldest first), in rows; the card a
+  caída can take is ringed in red with the trail label above it; then the last play, framed in the
   colour of the side that made it: the card played, an arrow and the captured cards (fanned when many),
-  its callout on the frame; a trail's arrow points to the table.
+  its callout above the frame; a trail's arrow points to the table. A row whose card carries a label has
+  room above it for the label, so a label covers no card.
+
+What a table message says in words is not drawn again: the table's title (``TableScene.title``) and the
+cards each side captured this hand (``SideScene.captured``, which counts only at the hand's end, in its
+record) are left out.
 
 The PNG uses one fixed 256-colour palette (chosen once from sample pictures): 30–40 KB, written by Pillow's
-own PNG encoder (`tiles.PNG_LEVEL`). Drawing is cached without any state that could go stale: the layout by
-part (title, score panels, felt, plaques: `arrange.parts`); the shapes grouped into tiles that do not
-overlap, each tile drawn, turned into palette indices and kept by its shapes and place
+own PNG encoder (`tiles.PNG_LEVEL`). Drawing is cached without any state that could go stale: the layout
+by part (the turn glow, the score band, the felt, the plaques: `arrange.parts`); the shapes grouped into
+tiles that do not overlap, each tile drawn, turned into palette indices and kept by its shapes and place
 (`tiles.render_table`). ``python bench/render.py`` prints the cost. Tiles are kept within 48 MB. The bot
 draws its pictures in worker processes (`bot.ui.picture_workers`), so these caches live there.
 

@@ -129,7 +129,8 @@ def _robot(size: int, color: tuple[int, int, int]) -> Image.Image:
 
 @lru_cache(maxsize=4)
 def _background(seats: int) -> Image.Image:
-    """The fixed part of the picture: dark strips and the felt with a soft light in the middle."""
+    """The fixed part of the picture: the dark band and the felt with a soft light in the middle (the same
+    for 2 and 4 seats)."""
     img = Image.new("RGB", SIZE, DARK)
     fw, fh = FELT_BOX[2] - FELT_BOX[0], FELT_BOX[3] - FELT_BOX[1]
     light = Image.radial_gradient("L").resize((fw, fh), Image.Resampling.BILINEAR)

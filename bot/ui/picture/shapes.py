@@ -6,20 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-SIZE = (600, 600)
-"""Width and height of the picture, in pixels. Square: a phone shows the picture about 300 px wide, and
-width is what a phone lacks; 1 : 1 gives room for two rows of legible table cards, the seats in turn order
-and the score, and at ~300 px tall leaves the rest of a phone screen to the turn line and the buttons."""
+SIZE = (600, 450)
+"""Width and height of the picture, in pixels. Landscape 4 : 3: a phone shows the picture 280–320 px wide,
+so it is 210–240 px tall there, which leaves room in a 450 px table message for a short text line and the
+buttons."""
 
-PHONE_WIDTH = 300
-"""The width, in pixels, a phone shows the picture at (Discord on a 390 px phone: 280–320 px)."""
+PHONE_WIDTH = 280
+"""The smallest width, in pixels, a phone shows the picture at (Discord on a 390 px phone: 280–320 px); the
+minimums below hold at this width."""
 
 MIN_TEXT = 24
-"""Smallest font size (pixels) of any text in the picture: 4 % of its width, 12 px on a phone."""
+"""Smallest font size (pixels) of any text in the picture: 4 % of its width, 11.2 px at `PHONE_WIDTH`."""
 
-MIN_RANK = 48
-"""Smallest height (pixels) of a card's rank, capital height, on a face drawn whole (`card_image`): 8 % of
-the width, 24 px on a phone."""
+MIN_RANK = 52
+"""Smallest height (pixels) of a card's rank, capital height, on a face drawn whole (`card_image`): 8.7 %
+of the width, 24.3 px at `PHONE_WIDTH`."""
 
 
 DEFAULT_LABELS: Mapping[str, str] = {
@@ -68,10 +69,11 @@ class SideScene:
     """One side's score.
 
     Attributes:
-        label: "Equipo A", or in 1 v 1 the player's name.
+        label: "Equipo A", or in 1 v 1 the player's name; not drawn (the band is in the side's colour,
+            under which its plaques stand).
         perros: points // 10. tantos: (points % 10) // 2. chicas: chicas won.
         at38: the side is at the blocking score, where only a caída counts (drawn as a red badge).
-        captured: cards captured this hand (a count).
+        captured: cards captured this hand (a count); not drawn (the hand's record counts the cartón).
     """
 
     label: str
@@ -104,7 +106,8 @@ class TableScene:
     """Everything the picture shows, already translated.
 
     Attributes:
-        title: e.g. "Mesa #3 · quito · chica 1 · mano 2".
+        title: e.g. "Mesa #3 · quito · chica 1 · mano 2"; not drawn (the table message has it, and its
+            alt text).
         table_cards: codes in play order, oldest first (0 to about 16).
         trail: the card just trailed that a caída can take, or None; ignored when not on the table.
         trail_label: the word on that mark ("¡cae!").
@@ -139,7 +142,8 @@ class Shape:
             around a card), ``"arrow"`` (value: the way it points, right, left, up or down) or ``"robot"`` (the computer icon).
         box: (left, top, right, bottom) in pixels; for text, the box of its line.
         value: the card code (card), the text as drawn (text, pill), else "".
-        role: what it shows: ``"title"``; ``"score:<side>"``, ``"only_caida:<side>"``; ``"table"``,
+        role: what it shows: ``"score:<side>"``, ``"only_caida:<side>"``, ``"chicas:<side>"``, ``"chicas"``
+            (the word between the two counts); ``"table"``,
             ``"trail"``, ``"trail_label"``, ``"empty"``; per seat ``"plaque:<seat>"``, ``"name:<seat>"``,
             ``"turn:<seat>"``, ``"hand:<seat>"``, ``"level:<seat>"``, ``"computer:<seat>"``,
             ``"away:<seat>"``, ``"dealer:<seat>"``, ``"mano:<seat>"``; the last play ``"last:<seat>"``,
@@ -222,15 +226,20 @@ class Layout:
 
     @property
     def hands(self) -> tuple[int, ...]:
-        """Face-down cards drawn per seat, in turn order."""
+        """Cards left per seat as drawn (the count beside the back), in turn order."""
         seats = len(self.role_prefix("plaque:"))
-        return tuple(sum(1 for s in self.role(f"hand:{i}") if s.kind == "back") for i in range(seats))
+        return tuple(int(next(s.value for s in self.role(f"hand:{i}") if s.kind == "text")) for i in range(seats))
 
     @property
     def scores(self) -> tuple[str, ...]:
-        """Per side, the texts of its score panel joined by spaces: ``"Equipo A 1 chicas 2 perros 3 tantos
-        12 cartas"`` (label, then number-word pairs)."""
+        """Per side, the texts of its score in the band joined by spaces: ``"2 perros 3 tantos"`` ("" for a
+        side at the blocking score, whose badge, ``only_caida:<side>``, stands in their place)."""
         return tuple(" ".join(s.value for s in self.role(f"score:{side}")) for side in (0, 1))
+
+    @property
+    def chicas(self) -> tuple[int, ...]:
+        """Chicas won per side, as the band shows them."""
+        return tuple(int(self.role(f"chicas:{side}")[0].value) for side in (0, 1))
 
     @property
     def highlights(self) -> tuple[str, ...]:
@@ -279,15 +288,19 @@ BADGE = (232, 236, 240)
 BADGE_INK = (24, 28, 34)
 LEVEL = (92, 104, 120)
 
-TITLE_BOX = (0, 0, W, 32)
-HEADER_TOP = 36
-HEADER_H = 100
-COLUMNS = ((8, W // 2 - 4), (W // 2 + 4, W - 8))
-FELT_BOX = (4, HEADER_TOP + HEADER_H + 4, W - 4, H - 4)
-PLAQUES_TOP = FELT_BOX[1] + 6
-PLAQUE_X = (12, W - 12)
-ROW = 42
-ROW_GAP = 4
+BAND = (4, 4, W - 4, 42)
+"""The score band: side 0's score at the left, the chicas in the middle, side 1's at the right."""
+FELT_BOX = (4, BAND[3] + 4, W - 4, H - 4)
+"""The felt: the seats' plaques at its top, the table cards and the last play below them."""
+PLAQUES_TOP = FELT_BOX[1]
+COLUMNS = ((4, W // 2 - 2), (W // 2 + 2, W - 4))
+"""Left and right of the plaques of each side: side 0 at the left, side 1 at the right, so that seats read
+in turn order row by row (seat 0 | seat 1, then seat 2 | seat 3)."""
+ROW_GAP = 2
 MAX_CARD = 130
 GAP = 8
-ROW_GAP_CARDS = 18
+ROW_GAP_CARDS = 8
+"""Space between two rows of cards; a row with a label (`LABEL_ROOM`) has that much more above it."""
+LABEL_ROOM = 34
+"""Space above a row of cards whose trail or last play carries a label: the badge stands whole above the
+cards, over no card."""

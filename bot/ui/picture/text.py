@@ -116,6 +116,15 @@ def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
     return "…" if _width_clean("…", size, bold) <= max_width else ""
 
 
+@lru_cache(maxsize=4096)
+def ink_box(text: str, size: int, bold: bool, left: int, top: int) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the pixels ``text`` (already fitted) inks when its line box's top-left
+    corner is at (``left``, ``top``): the glyphs' own extent, accents and descenders included, as
+    `_text_mask` draws them (for checking that no text covers another text or a card)."""
+    x0, y0, x1, y1 = (round(v) for v in text_font(size, bold).getbbox(text, anchor="ls"))
+    return (left + 1 + x0, top + _baseline(size) + y0, left + 1 + x1, top + _baseline(size) + y1)
+
+
 @lru_cache(maxsize=1024)
 def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     """An L mask of ``text`` (already fitted) on a line box of `_line_height` (baseline at `_baseline`)."""

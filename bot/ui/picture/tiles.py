@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image
 
-from .arrange import _felt_part, _name_lines, _plaque_boxes, _plaque_part, _score_part, _title, parts
+from .arrange import _band_part, _felt_part, _glow_part, _plaque_boxes, _plaque_part, _plaque_plan, parts
 from .draw import _arrow, _background, _draw, _glow, _palette, _pastes, _quantize, _robot, _rounded, _shadow
 from .shapes import H, Shape, TableScene, W
 from .text import (
@@ -25,6 +25,7 @@ from .text import (
     _text_mask,
     clean,
     fit_text,
+    ink_box,
     text_width,
 )
 
@@ -202,6 +203,6 @@ def _clear_caches() -> None:
     _TILES.clear()
     for cached in (_notdef, _covered, clean, _line_height, _baseline, _cap_height, _advance, text_width, fit_text,
                    _text_mask, _rounded, _glow, _shadow, _arrow, _robot, _background, _extent,
-                   _base, _palette, _part_tiles, _title, _score_part, _felt_part, _plaque_part, _plaque_boxes,
-                   _name_lines):
+                   _base, _palette, _part_tiles, _band_part, _glow_part, _felt_part, _plaque_part, _plaque_boxes,
+                   _plaque_plan, ink_box):
         cached.cache_clear()
