@@ -47,6 +47,16 @@ def _font() -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(resources.files("ttf_opensans") / "ttf" / FONT_FILE), LABEL_SIZE)
 
 
+@lru_cache(maxsize=64)
+def _on_felt(code: str) -> Image.Image:
+    """A card face already laid on the felt (RGB, no transparency left): pasted without a mask, about ten
+    times faster than the card's RGBA face with its alpha. Cached and shared: paste it, do not modify it."""
+    face = cardart.card_image(code, CARD_HEIGHT)
+    tile = Image.new("RGB", face.size, FELT)
+    tile.paste(face, (0, 0), face)
+    return tile
+
+
 def rows_of(count: int) -> int:
     """Rows of cards for ``count`` table cards (at most `PER_ROW` a row)."""
     return max(1, -(-count // PER_ROW))
@@ -86,8 +96,11 @@ def _draw(cards: tuple[str, ...], trail: str | None, label: str) -> bytes:
         if code == trail:
             draw.rounded_rectangle((left - RING, top - RING, left + card_w + RING, top + CARD_HEIGHT + RING),
                                    radius=12, fill=GOLD)
-        face = cardart.card_image(code, CARD_HEIGHT)
-        image.paste(face, (left, top), face)
+        if code == trail:  # on the gold ring: its corners show gold, not felt
+            face = cardart.card_image(code, CARD_HEIGHT)
+            image.paste(face, (left, top), face)
+        else:
+            image.paste(_on_felt(code), (left, top))
         if code == trail:
             box = draw.textbbox((0, 0), label, font=font)
             text_w, text_h = box[2] - box[0], box[3] - box[1]
