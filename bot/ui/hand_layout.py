@@ -14,6 +14,12 @@ token or as a follow-up), the player's own click answered in place (a capture me
 token's edit; `bot.ui.hands` sends a quiet follow-up rather than a token edit at that turn. `for_token`
 is the safety net of every token edit: a gallery of an upload becomes its alt text.
 
+Cost (bench/render.py "DM picture"; bench/loopback.py, 50 tables of 1 v 1 people, fast): a drawing takes
+0.7 ms (p95 1.1 ms) and weighs about 29 KB (at most about 86 KB); the hands' writes then cost about 3 ms
+more CPU per play in the bot (9.0 ms per play with its workers, against 5.9 without the drawing), most of
+it the quiet follow-up and the deletion that replace one token edit; bot-token calls per play are
+unchanged (0.87 against 0.85). With the bot's ``pictures`` setting off, hands say the table in words.
+
 Hidden information: built from ``game.view(seat)`` for the hand's own seat; the drawing and its alt text
 hold the table cards only.
 """
