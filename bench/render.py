@@ -19,6 +19,10 @@ legal play at a time, each play's picture drawn after it, so the caches hold wha
 there. The first ``--warm`` rounds fill the card art and the caches; the next ``--rounds`` are measured:
 mean, median and p95 CPU ms per picture (``time.process_time``), and the mean PNG size.
 
+Then the DM picture (`bot.ui.dm_picture`, the DM hand's drawing of the table cards at its owner's turn):
+median and p95 CPU ms of a drawing not cached, median and largest JPEG size, over the plays of
+``--tables`` games.
+
 Times of the first part are wall-clock (`time.perf_counter`) on one core.
 
     python bench/render.py [--renders 300] [--tables 50] [--out /tmp]   # --out also saves two pictures
@@ -39,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 from bot.engine import DECK, EventKind, Game, GameView, Rules  # noqa: E402
-from bot.ui import cardart  # noqa: E402
+from bot.ui import cardart, dm_picture  # noqa: E402
 from bot.ui.picture import SIZE, LastPlay, SeatScene, SideScene, TableScene, render_table, tiles  # noqa: E402
 
 LABELS = {"perros": "perros", "tantos": "tantos", "chicas": "chicas", "cards": "cartas", "dealer": "da",
@@ -105,6 +109,34 @@ def time_renders(scene: TableScene, renders: int, fresh: bool = False) -> tuple[
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
     return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))], len(data)
+
+
+def dm_picture_times(players: int, tables: int, rounds: int) -> tuple[int, float, float, int, int]:
+    """(drawings, median ms, p95 ms, median bytes, max bytes) of the DM hand's drawing (`bot.ui.dm_picture`)
+    after each play of ``tables`` games played in turn for ``rounds`` rounds, its cache cleared before each
+    (the cost of a drawing not made yet; a repeated one is a cache hit). CPU ms (``time.process_time``)."""
+    rng = random.Random(players + 100)
+    games = [Game.new(Rules.preset("quito"), players, f"dm-{players}-{i}") for i in range(tables)]
+    times: list[float] = []
+    sizes: list[int] = []
+    for _ in range(rounds):
+        for game in games:
+            if game.winner is not None:
+                continue
+            game.play(rng.choice(game.legal_plays()))
+            view = game.view(None)
+            if not view.table:
+                continue
+            trail = view.last_trail.code if view.last_trail is not None and view.last_trail in view.table else None
+            dm_picture._draw.cache_clear()
+            start = time.process_time()
+            data = dm_picture.draw_table([c.code for c in view.table], trail, "¡cae!")
+            times.append((time.process_time() - start) * 1000)
+            sizes.append(len(data or b""))
+    times.sort()
+    sizes.sort()
+    return (len(times), statistics.median(times), times[int(len(times) * 0.95)], int(statistics.median(sizes)),
+            sizes[-1])
 
 
 def live(players: int, tables: int, warm: int, rounds: int) -> tuple[int, float, float, float, float]:
@@ -175,6 +207,12 @@ def main() -> None:
             image.save(out, format="PNG", compress_level=level)
             spent.append((time.process_time() - start) * 1000)
         print(f"  compress_level={level}: {statistics.median(spent):.2f} ms, {len(out.getvalue()) / 1024:.1f} KB")
+    print(f"\nDM picture (the DM hand's drawing of the table cards, {dm_picture.WIDTH} px wide; CPU ms, "
+          "not cached; drawn at the owner's turn only)")
+    print(f"{'players':>8} {'drawings':>8} {'median':>7} {'p95':>6} {'median KB':>10} {'max KB':>7}")
+    for players in (2, 4):
+        count, median, p95, size, largest = dm_picture_times(players, args.tables, args.rounds)
+        print(f"{players:>8} {count:>8} {median:>7.2f} {p95:>6.2f} {size / 1024:>10.1f} {largest / 1024:>7.1f}")
     print(f"\nthe next play's picture, {args.tables} games in turn (CPU ms, after {args.warm} rounds of warm-up)")
     print(f"{'players':>8} {'pictures':>8} {'mean':>6} {'median':>7} {'p95':>6} {'PNG KB':>7}")
     for players in (2, 4):

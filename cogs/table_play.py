@@ -15,7 +15,7 @@ from bot.engine import Card
 from bot.i18n import t
 from bot.tables import PLAYING, Choice, Played, Table, TableError, TableService
 from bot.tables.errors import NotYourTurnError, StaleError
-from bot.ui import answer, records, render
+from bot.ui import answer, hand_layout, records, render
 from bot.ui.items import TRAIL_VALUE
 from bot.ui.notifier import DiscordNotifier
 from cogs.common import Action
@@ -128,7 +128,8 @@ class TablePlayMixin:
                            lang: str, *, page: int = 0) -> None:
         """Answer a click on a hand by editing that hand (DM or ephemeral) through the interaction: the
         capture menu of an ambiguous card appears on the hand itself; after a play, the hand as it is now.
-        No channel write: a DM hand answered this way is marked shown for the presenter.
+        No channel write: a DM hand answered this way is marked shown for the presenter. The hand keeps the
+        kind of the clicked message (`hand_layout.hand_like`).
 
         When Discord refuses that answer after a play (a 5xx, or 10062 when the answer came too late) the
         play stands: the DM hand is written again by the presenter, and nothing tells the player an error
@@ -136,11 +137,13 @@ class TablePlayMixin:
         seat = result.view.seat if isinstance(result, Choice) else result.seat
         assert seat is not None and table.game is not None
         choice = result if isinstance(result, Choice) else None
-        payload = render.hand_payload(table, seat, table.game.view(seat), lang, choice=choice, page=page,
-                                      final=records.mesa_result(table, lang) if table.status != PLAYING else None,
-                                      faces=self.bot.faces)
+        message = interaction.message
+        payload = hand_layout.hand_like(
+            message is not None and message.flags.components_v2, table, seat, table.game.view(seat), lang,
+            choice=choice, page=page, final=records.mesa_result(table, lang) if table.status != PLAYING else None,
+            faces=self.bot.faces, picture=self.notifier.hands.pictures)  # in the clicked hand's kind
         record = table.messages.dms.get(str(seat))
-        message_id = interaction.message.id if interaction.message else None
+        message_id = message.id if message else None
         on_dm_hand = record is not None and record.get("message") == message_id
         if on_dm_hand:
             # before any await: the presenter must not write it too

@@ -23,7 +23,7 @@ from bot.tables.errors import (
     WrongStateError,
 )
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, permissions, records, render, why
+from bot.ui import answer, hand_layout, permissions, records, render, why
 from bot.ui.items import COMPUTER_LEVELS
 from bot.ui.notifier import DiscordNotifier
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard, say
@@ -246,7 +246,8 @@ class TablesCog(TablePlayMixin, commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction, table: Table, lang: str) -> None:
         seat, view = self.service.hand_view(table, interaction.user.id)
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        payload = render.hand_payload(table, seat, view, lang, final=final, faces=self.bot.faces)
+        payload = hand_layout.hand_layout(table, seat, view, lang, final=final, faces=self.bot.faces,
+                                          picture=self.notifier.hands.pictures)
         await answer.reply(interaction, **payload.send_kwargs())
 
     @cuarenta.command(name=command_text("table", "cmd.table.name"), description=command_text("Post the table again at the bottom of the channel", "cmd.table.desc"))

@@ -93,3 +93,29 @@ class Components:
 
     def __bool__(self) -> bool:
         return True
+
+
+class Layout(Components):
+    """A Components V2 message's components as Discord's JSON (containers, text displays, media galleries,
+    action rows), where discord.py takes a ``view=``: discord.py sets the message's Components V2 flag
+    (``has_components_v2``) and keeps nothing in memory, as for `Components`. The DM hand is one
+    (`bot.ui.hand_layout`): built as JSON, like the classic hand's rows, not as ``discord.ui`` items."""
+
+    def __init__(self, components: Sequence[JSON]) -> None:
+        self._rows = list(components)
+
+    @property
+    def items(self) -> list[JSON]:
+        """Every component of the tree, depth first (containers, rows and their controls included)."""
+        out: list[JSON] = []
+        stack = list(reversed(self._rows))
+        while stack:
+            component = stack.pop()
+            out.append(component)
+            stack.extend(reversed(component.get("components") or []))
+        return out
+
+    def has_components_v2(self) -> bool:
+        """A Components V2 layout."""
+        return True
+

@@ -30,6 +30,8 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from .hand_layout import for_token
+
 if TYPE_CHECKING:
     from .render import Payload
 
@@ -69,19 +71,24 @@ class ClickToken:
 async def edit_original(interaction: discord.Interaction, payload: Payload) -> None:
     """Edit the message of the interaction's own response (or, after a deferred click, its message).
 
+    A media gallery of an upload goes as its alt text (`hand_layout.for_token`: such an edit through the
+    token fails, discord-api-docs#7529).
+
     Raises:
         discord.HTTPException: Discord refused the edit (the token expired: 401 / 404).
     """
-    await interaction.edit_original_response(**payload.edit_kwargs())
+    await interaction.edit_original_response(**for_token(payload).edit_kwargs())
 
 
 async def edit_token_message(click: ClickToken, message_id: int | None, payload: Payload) -> None:
     """Edit a message of a click's token: its original response (``message_id`` None: after a deferred
-    click or an UPDATE_MESSAGE answer, the component's own message) or a follow-up it sent.
+    click or an UPDATE_MESSAGE answer, the component's own message) or a follow-up it sent. A media
+    gallery of an upload goes as its alt text (`hand_layout.for_token`, discord-api-docs#7529).
 
     Raises:
         discord.HTTPException: Discord refused the edit (the token expired: 401 / 404).
     """
+    payload = for_token(payload)
     webhook = click.webhook
     if message_id is not None:
         await webhook.edit_message(message_id, **payload.edit_kwargs())
@@ -108,14 +115,14 @@ async def delete_token_message(click: ClickToken, message_id: int | None) -> Non
         webhook.id, webhook.token or "", session=webhook.session, proxy=webhook.proxy, proxy_auth=webhook.proxy_auth)
 
 
-async def send_followup(click: ClickToken, payload: Payload) -> int:
+async def send_followup(click: ClickToken, payload: Payload, *, silent: bool = False) -> int:
     """Send ``payload`` as a new message through a click's token (a follow-up: in a DM, a new DM message,
-    which notifies); returns the new message's id.
+    which notifies, unless ``silent``: the message flag SUPPRESS_NOTIFICATIONS); returns the new message's id.
 
     Raises:
         discord.HTTPException: Discord refused the message.
     """
-    message = await click.webhook.send(**payload.send_kwargs(), wait=True)
+    message = await click.webhook.send(**payload.send_kwargs(), wait=True, silent=silent)
     return message.id
 
 

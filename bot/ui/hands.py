@@ -15,9 +15,16 @@
   hand's edits, its turn alert (a follow-up: a new DM message, so a notification) and the deletion of the
   old hand all go through that token. Only a hand nobody clicked lately (the first of a mesa, after a
   restart, after a long pause) takes bot-token writes. Any failure of the token path falls back to them.
+- **The table drawn.** A new hand is a Components V2 message (`bot.ui.hand_layout`); at the person's
+  turn it shows the table cards drawn, an uploaded file in a media gallery, which Discord refuses to
+  edit in through a token (discord-api-docs#7529). So that hand, when the token would edit it, goes as a
+  *quiet* follow-up (SUPPRESS_NOTIFICATIONS: no alert) and the old hand is deleted: two token writes,
+  no bot-token call. A hand message sent as a classic one (its record has no ``"v2"``) is edited as one
+  until it is replaced.
 - A DM that fails with 403/50007, whatever it carried (the hand, a reminder line, the welcome), marks the
   seat through one path (`HandPresenter.dm_refused`), once; the public message then tells them to use "My
-  hand", and the channel alert (`bot.ui.notifier`) mentions them instead.
+  hand", and the channel alert (`bot.ui.notifier`) mentions them instead. Those other DM writes (lines,
+  the welcome, closed DMs) are `bot.ui.dm_writes`.
 """
 
 from __future__ import annotations
@@ -35,13 +42,13 @@ from bot.i18n import t
 from bot.store.messages import TableMessages
 from bot.tables import FINISHED, PLAYING, Table, TableService
 
-from . import answer, delivery, records, render
+from . import answer, delivery, hand_layout, records, render
 from .budget import WriteBudget
+from .dm_writes import DM_CLOSED, DmWriter, open_dm
 from .faces import CardFaces
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
 ACTIVE_WINDOW = 8.0
 """Seconds after a person's last action during which their turn brings no alert (quick play)."""
 MESSAGE_MAX_AGE = 50 * 60.0
@@ -76,21 +83,7 @@ class _Token:
         return None if self.original else self.message_id
 
 
-async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
-    """The DM channel with a user, opened if needed.
-
-    Like ``User.create_dm`` but sends the recipient id as a string: Discord's API schema types every
-    snowflake as a string, and discord.py would send an integer.
-    """
-    user = client.get_user(user_id)
-    if user is not None and user.dm_channel is not None:
-        return user.dm_channel
-    state = client._connection  # noqa: SLF001 - discord.py's own way to cache a DM channel
-    data = await client.http.start_private_message(str(user_id))
-    return state.add_dm_channel(data)
-
-
-class HandPresenter:
+class HandPresenter(DmWriter):
     """Delivers every person's hand by DM (one background pump per seat).
 
     Args:
@@ -101,17 +94,19 @@ class HandPresenter:
         faces: how the hands write their cards (`bot.ui.faces.CardFaces`; default text labels).
         messages: where the DM hands' message ids (``Table.messages``) are kept (the presenter's store);
             None: in memory only (unit tests).
+        pictures: the hands show the table drawn at their turn (`pictures`).
     """
 
     def __init__(self, client: discord.Client, service: TableService, budget: WriteBudget, *,
                  edit_interval: float = 1.0, clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], Awaitable[Any]] | None = None,
-                 faces: CardFaces = CardFaces.TEXT, messages: TableMessages | None = None) -> None:
-        self.client = client
+                 faces: CardFaces = CardFaces.TEXT, messages: TableMessages | None = None,
+                 pictures: bool = True) -> None:
+        super().__init__(client, service, budget, messages)
         self.faces = faces
-        self.service = service
-        self.messages = messages
-        self.budget = budget
+        self.pictures = pictures
+        """Whether the hands show the table drawn at their turn (the bot's ``pictures`` setting, as for the
+        table picture; off, a hand says the table in words and its writes cost what a text hand costs)."""
         self.edit_interval = edit_interval
         self._clock = clock
         self._sleep = sleep or asyncio.sleep
@@ -137,16 +132,9 @@ class HandPresenter:
         `caught_up`."""
         self.token_writes = 0
         """DM writes made through interaction tokens (not counted by Discord's global rate limit)."""
-        self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
-        """Called when a hand finds a seat's DMs closed (the presenter updates the table message)."""
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
-
-    async def save_messages(self, table: Table) -> None:
-        """Keep ``table.messages`` in the presenter's store (`bot.store.messages`), when it has one."""
-        if self.messages is not None:
-            await self.messages.save(table.id, table.messages.to_dict())
 
     # ------------------------------------------------------------------ state
 
@@ -411,8 +399,11 @@ class HandPresenter:
         self._writing.add(key)
         token = await self._token_for(key, int(record["message"]))
         state = self.state_key(table, seat)
-        payload = self._payload(table, seat)
-        if token is not None and await self._token_edit(key, token, payload):
+        payload = self._payload(table, seat, layout=bool(record.get("v2")))
+        if token is not None and payload.files:  # the table drawn: a token cannot edit it in (#7529)
+            if await self._token_post(table, seat, token, int(record["channel"]), payload, quiet=True):
+                return
+        elif token is not None and await self._token_edit(key, token, payload):
             self._keys[key] = state
             self._last_write[key] = self._now()
             self._written(key)
@@ -428,13 +419,16 @@ class HandPresenter:
         self._last_write[key] = self._now()
         self._written(key)
 
-    def _payload(self, table: Table, seat: int) -> render.Payload:
+    def _payload(self, table: Table, seat: int, *, layout: bool = True) -> render.Payload:
+        """The hand of ``seat`` now: a Components V2 message (`hand_layout`), or with ``layout`` False the
+        classic one, for a hand message sent as one (Discord keeps a message's kind)."""
         person = table.seats[seat]
         lang = person.locale if person is not None else "es"
         game = table.game
         assert game is not None
         final = records.mesa_result(table, lang) if table.status != PLAYING else None
-        return render.hand_payload(table, seat, game.view(seat), lang, final=final, faces=self.faces)
+        return hand_layout.hand_like(layout, table, seat, game.view(seat), lang, final=final, faces=self.faces,
+                                     picture=self.pictures)
 
     async def _post(self, table: Table, seat: int, user_id: int, old: dict[str, Any] | None) -> None:
         """Send the hand as a new DM message (a notification), then delete the previous one."""
@@ -453,7 +447,7 @@ class HandPresenter:
             self._writing.add(key)
             state = self.state_key(table, seat)
             game = table.game
-            message = await dm.send(**self._payload(table, seat).send_kwargs())
+            message = await dm.send(**self._payload(table, seat).send_kwargs())  # a new hand: V2
         except discord.Forbidden as exc:
             if not await self.dm_refused(table, seat, "hand", exc):
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
@@ -470,35 +464,42 @@ class HandPresenter:
             await self._delete(int(old["channel"]), int(old["message"]))
 
     async def _posted_hand(self, table: Table, seat: int, state: tuple[Any, ...], game: Any, channel_id: int,
-                           message_id: int) -> None:
-        """A new hand message went out (by either token): it shows ``state``, it alerted when it is the
-        seat's turn, and it is the seat's hand message from now on (persisted)."""
+                           message_id: int, *, quiet: bool = False) -> None:
+        """A new hand message (Components V2: ``"v2"`` in its record) went out (by either token): it shows
+        ``state``, it alerted when it is the seat's turn (unless ``quiet``: sent without a notification),
+        and it is the seat's hand message from now on (persisted)."""
         key = (table.id, seat)
         self._keys[key] = state
         self._last_write[key] = self._now()
         self._written(key)
-        self._posted[key] = self.service.clock.now()
-        if game is not None and game.to_play == seat:
-            self._alerted[key] = table.nonce
+        if not quiet:
+            self._posted[key] = self.service.clock.now()
+            if game is not None and game.to_play == seat:
+                self._alerted[key] = table.nonce
         table.messages.dms[str(seat)] = {"channel": channel_id, "message": message_id,
-                                         "hand": game.hand_number if game else 0,
+                                         "hand": game.hand_number if game else 0, "v2": 1,
                                          "at": self.service.clock.now()}  # type: ignore[dict-item]  # a float time
         await self.save_messages(table)
 
-    async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int) -> bool:
-        """The turn alert through the click's token: the hand as a follow-up (a new DM message, which
-        notifies), then the old hand deleted. False when Discord refused the follow-up (nothing changed);
+    async def _token_post(self, table: Table, seat: int, token: _Token, channel_id: int,
+                          payload: render.Payload | None = None, *, quiet: bool = False) -> bool:
+        """The hand through the click's token as a follow-up (a new DM message), then the old hand deleted:
+        the turn alert (it notifies), or, ``quiet`` (a silent message, the write slot already taken), the
+        hand with the table drawn, which a token cannot edit in (discord-api-docs#7529). ``payload``: the
+        hand already rendered for this state. False when Discord refused the follow-up (nothing changed);
         True also when another process changed the table during the wait (it writes the hand: nothing to
         send here)."""
         key = (table.id, seat)
-        await self.budget.acquire(channel_id)
-        if self.elsewhere(table):
-            return True
+        if not quiet:
+            await self.budget.acquire(channel_id)
+            if self.elsewhere(table):
+                return True
         self._writing.add(key)
         state = self.state_key(table, seat)
         game = table.game
         try:
-            message_id = await delivery.send_followup(token.click, self._payload(table, seat))
+            message_id = await delivery.send_followup(token.click, payload or self._payload(table, seat),
+                                                      silent=quiet)
         except discord.HTTPException as exc:
             log.info("DM hand follow-up through the click's token failed (%s %s); the bot's token follows",
                      exc.status, exc.code)
@@ -506,82 +507,12 @@ class HandPresenter:
             return False
         self.token_writes += 1
         self._tokens[key] = _Token(token.click, message_id, False, token.since)
-        await self._posted_hand(table, seat, state, game, channel_id, message_id)
+        await self._posted_hand(table, seat, state, game, channel_id, message_id, quiet=quiet)
         await self.budget.acquire(channel_id)
         await self._token_delete(token)
         return True
 
-    async def _delete(self, channel_id: int, message_id: int) -> None:
-        await self.budget.acquire(channel_id)
-        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        try:
-            await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as exc:
-            log.info("old DM hand %d not deleted (%s %s)", message_id, exc.status, exc.code)
-
-    # ------------------------------------------------------------------ other DM writes
-
-    async def dm_refused(self, table: Table, seat: int, what: str, exc: discord.HTTPException) -> bool:
-        """The one handling of a DM to ``seat`` that Discord refused, whatever it carried (``what``, for the
-        log: ``"hand"``, ``"line"``, ``"welcome"``). A 403 with code 50007 (the person's DMs are closed)
-        marks the seat, once, through `on_dm_closed` (the presenter: the table message then tells them to
-        use «Ver mi mano»; `mark_dm_closed` without one). Returns True for closed DMs, False for any other
-        failure (left to the caller)."""
-        if not (isinstance(exc, discord.Forbidden) and exc.code == DM_CLOSED):
-            return False
-        log.info("table %d: DMs closed for seat %d (%s)", table.id, seat, what)
-        if table.dm_closed(seat):
-            return True  # already said
-        if self.on_dm_closed is not None:
-            await self.on_dm_closed(table, seat)
-        else:
-            await self.mark_dm_closed(table, seat)
-        return True
-
-    async def send_line(self, table: Table, seat: int, text: str) -> bool:
-        """A one-line DM to the person of ``seat`` (reminders), within the budget. Returns False when it
-        failed; closed DMs (403, 50007) are handled as for the hand (`dm_refused`)."""
-        person = table.seats[seat] if 0 <= seat < len(table.seats) else None
-        if person is None or person.user_id is None:
-            return False
-        try:
-            dm = await open_dm(self.client, person.user_id)
-            await self.budget.acquire(dm.id)
-            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
-            return True
-        except discord.HTTPException as exc:
-            if not await self.dm_refused(table, seat, "line", exc):
-                log.info("table %d: DM line to seat %d failed (%s %s)", table.id, seat, exc.status, exc.code)
-            return False
-
-    async def mark_dm_closed(self, table: Table, seat: int) -> None:
-        """Record that a seat's DMs are closed (persisted); the public message tells them to use "My
-        hand"."""
-        if seat not in table.messages.dm_closed:
-            table.messages.dm_closed.append(seat)
-            await self.save_messages(table)
-
-    async def welcome(self, table: Table, user: discord.abc.User, lang: str) -> bool:
-        """DM a player who just sat down. Returns False only when their DMs are closed (403, 50007)."""
-        seat = table.seat_of(user.id)
-        text = t("dm.welcome", lang, table=table.id, guild=table.options.guild_name or "?",
-                 channel=table.options.channel_name or "?")
-        try:
-            dm = await open_dm(self.client, user.id)
-            await self.budget.acquire(dm.id)
-            await dm.send(text)
-            if seat is not None and seat in table.messages.dm_closed:
-                table.messages.dm_closed.remove(seat)
-                await self.save_messages(table)
-            return True
-        except discord.Forbidden as exc:
-            if exc.code != DM_CLOSED:
-                return True
-            if seat is not None:
-                await self.dm_refused(table, seat, "welcome", exc)
-            return False
-        except discord.HTTPException:
-            return True  # a transient failure says nothing about the user's DMs
+    # ------------------------------------------------------------------ leaving, closing
 
     async def retire(self, table: Table, seat: int | None, locale: str, *, ended: bool = False) -> None:
         """The person of ``seat`` left: their DM hand loses its buttons and says a computer plays on
@@ -595,7 +526,7 @@ class HandPresenter:
         await self.save_messages(table)
         await self._edit_quietly(int(record["channel"]), int(record["message"]),
                                  render.Payload(content=t("dm.left_ended" if ended else "dm.left", locale,
-                                                          table=table.id)))
+                                                          table=table.id)), layout=bool(record.get("v2")))
 
     async def close_table(self, table: Table) -> None:
         """A table ended early: every DM hand shows the closing note, without buttons."""
@@ -608,12 +539,9 @@ class HandPresenter:
             self._dirty.discard((table.id, int(seat)))
             person = table.seats[int(seat)] if int(seat) < len(table.seats) else None
             await self._edit_quietly(int(record["channel"]), int(record["message"]),
-                                     render.closed_payload(table, person.locale if person else "es"))
+                                     render.closed_payload(table, person.locale if person else "es"),
+                                     layout=bool(record.get("v2")))
 
-    async def _edit_quietly(self, channel_id: int, message_id: int, payload: render.Payload) -> None:
-        await self.budget.acquire(channel_id)
-        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        try:
-            await channel.get_partial_message(message_id).edit(**payload.edit_kwargs())
-        except discord.HTTPException as exc:
-            log.info("edit of DM %d skipped (%s %s)", message_id, exc.status, exc.code)
+
+__all__ = ["ACTIVE_WINDOW", "DM_CLOSED", "MESSAGE_MAX_AGE", "RETRY_AFTER", "TOKEN_LIFETIME", "HandPresenter",
+           "open_dm"]

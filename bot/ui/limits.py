@@ -56,7 +56,7 @@ def check_message(content: str | None = None, embed: discord.Embed | None = None
     Raises:
         PayloadLimitError: naming the first limit broken.
     """
-    if isinstance(view, discord.ui.LayoutView):
+    if view is not None and (isinstance(view, discord.ui.LayoutView) or view.has_components_v2()):
         if content is not None or embed is not None:
             raise PayloadLimitError("a Components V2 message has no content or embed")
         check_layout(view.to_components())

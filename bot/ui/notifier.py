@@ -111,7 +111,7 @@ class DiscordNotifier(TableNotesMixin):
         self.picture_workers = picture_workers
         self.rate = rate
         self.hands = HandPresenter(client, service, self.budget, edit_interval=edit_interval, clock=clock,
-                                   sleep=sleep, faces=faces, messages=messages)
+                                   sleep=sleep, faces=faces, messages=messages, pictures=pictures)
         self.hands.on_dm_closed = self.mark_dm_closed
         self.faces = faces
         self._public: dict[int, PublicState] = {}

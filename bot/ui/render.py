@@ -94,8 +94,9 @@ class Payload:
 
     @property
     def layout(self) -> bool:
-        """Whether this is a Components V2 message (its view a `discord.ui.LayoutView`)."""
-        return isinstance(self.view, discord.ui.LayoutView)
+        """Whether this is a Components V2 message (its view a `discord.ui.LayoutView` or a
+        `components.Layout`)."""
+        return isinstance(self.view, (discord.ui.LayoutView, components.Layout))
 
     def __post_init__(self) -> None:
         limits.check_message(self.content, self.embed, self.view)
@@ -517,7 +518,8 @@ def score_line(table: Table, view: GameView, lang: str) -> str:
 
 
 def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: Choice | None = None,
-                 page: int = 0, final: str | None = None, faces: CardFaces = CardFaces.TEXT) -> Payload:
+                 page: int = 0, final: str | None = None, faces: CardFaces = CardFaces.TEXT,
+                 table_line: bool = True) -> Payload:
     """A player's hand (DM or ephemeral): on the player's turn, first "¡Te toca, <name>!" (the line a turn
     alert's notification shows); server, channel and table; whose turn (and the deadline); the
     last play; the table cards; the hand sorted by rank; the score. One button per card (with its card
@@ -525,7 +527,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     capture; with ``choice``, the capture menu of that card on the hand itself, in place of the trail
     control (the menu offers the card's trail; another card's button closes it); a link to the table
     message. ``final``: the mesa's result in words, when it is over (no buttons then). ``faces``: how the
-    cards are written in the lines and the emojis on the card buttons."""
+    cards are written in the lines and the emojis on the card buttons. ``table_line`` False: no "on the
+    table" line (the table is drawn beside it, `bot.ui.hand_layout`)."""
     header = t("dm.header", lang, table=table.id, guild=table.options.guild_name or "?",
                channel=table.options.channel_name or "?")
     lines = [f"**{header}**"]
@@ -544,7 +547,8 @@ def hand_payload(table: Table, seat: int, view: GameView, lang: str, *, choice: 
     if recent and table.status == PLAYING:
         lines.append(t("dm.last", lang, line=sentence(table, recent[-1], lang, faces=faces)))
     hand = by_rank(view.hand)
-    lines.append(t("dm.table", lang, cards=faces.cards(view.table) if view.table else t("table.empty", lang)))
+    if table_line:
+        lines.append(t("dm.table", lang, cards=faces.cards(view.table) if view.table else t("table.empty", lang)))
     lines.append(t("dm.hand", lang, cards=faces.cards(hand)) if hand else t("dm.hand_empty", lang))
     lines.append(score_line(table, view, lang))
     if away:

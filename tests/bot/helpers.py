@@ -27,7 +27,8 @@ def walk(message: Any) -> list[Any]:
     """Every component of a message, depth first: action rows and their items, and a Components V2
     layout's containers, sections (and their accessories), texts and galleries (discord.Message, SimCord
     ResponseMessage, or a list of components as dicts or objects)."""
-    stack = list(reversed(message if isinstance(message, list) else message.components))
+    stack = list(reversed(message if isinstance(message, list) else
+                         (message.get("components") or []) if isinstance(message, dict) else message.components))
     out: list[Any] = []
     while stack:
         component = stack.pop()
@@ -44,6 +45,52 @@ def custom_ids(message: Any) -> list[str]:
     """Every custom_id of a message's components (discord.Message or SimCord ResponseMessage), layouts
     included."""
     return [cid for item in walk(message) if (cid := _get(item, "custom_id", None))]
+
+
+def controls(message: Any) -> list[Any]:
+    """Every button and select of a message (discord.Message or SimCord ResponseMessage), classic action
+    rows and Components V2 trees (containers, sections) alike, in reading order; ``message`` may also be a
+    request body (a dict)."""
+    out: list[Any] = []
+    top = message.get("components") if isinstance(message, dict) else message.components
+    stack = list(reversed(top or []))
+    while stack:
+        component = stack.pop()
+        kind = component.get("type") if isinstance(component, dict) else getattr(component, "type", None)
+        kind = getattr(kind, "value", kind)
+        if kind in (2, 3, 5, 6, 7, 8):
+            out.append(component)
+            continue
+        children = (component.get("components", []) if isinstance(component, dict)
+                    else getattr(component, "children", None) or [])
+        accessory = component.get("accessory") if isinstance(component, dict) else getattr(component, "accessory", None)
+        stack.extend(reversed([*children, *([accessory] if accessory is not None else [])]))
+    return out
+
+
+
+def layout_parts(message: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """A Components V2 message's text displays and its media gallery items as ``(url, alt text)``."""
+    texts: list[str] = []
+    media: list[tuple[str, str]] = []
+    top = message.get("components") if isinstance(message, dict) else message.components
+    stack = list(reversed(top or []))
+    while stack:
+        component = stack.pop()
+        get = component.get if isinstance(component, dict) else lambda k, d=None, c=component: getattr(c, k, d)
+        kind = get("type")
+        kind = getattr(kind, "value", kind)
+        if kind == 10:
+            texts.append(get("content") or "")
+        elif kind == 12:
+            for item in get("items") or []:
+                if isinstance(item, dict):
+                    media.append((item.get("media", {}).get("url", ""), item.get("description") or ""))
+                else:
+                    media.append((getattr(item.media, "url", ""), item.description or ""))
+        children = get("components", None) if isinstance(component, dict) else get("children", None)
+        stack.extend(reversed(children or []))
+    return texts, media
 
 
 def select_values(message: Any, custom_id: str) -> list[str]:

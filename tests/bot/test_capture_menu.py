@@ -9,7 +9,7 @@ from bot.tables import Choice, Table
 from bot.tables.choices import outcome
 from bot.ui import render
 
-from .helpers import click_raw, table_of, table_with
+from .helpers import click_raw, controls, table_of, table_with
 
 
 def many_captures_choice() -> tuple[Table, Choice]:
@@ -80,7 +80,7 @@ async def test_capture_menu_on_the_hand_merges_suit_only_twins_and_a_choice_play
     menu = await world.ana.click(hand.response, custom_id=f"c4:p:1:{nonce}:7C")
     cid = f"c4:c:1:{nonce}:7C"
     assert menu.response.id == hand.response.id, "the menu is on the hand itself"
-    values = [o["value"] for row in menu.response.components for item in row["components"]
+    values = [o["value"] for item in controls(menu.response)
               if item.get("custom_id") == cid for o in item.get("options", [])]
     captures = [v for v in values if v != "-"]
     view = table.game.view(0)

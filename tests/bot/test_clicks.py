@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 
 from bot.i18n import t
 
-from .helpers import click_raw, custom_ids, latest_hand, pick_play, play_through_ui, public_message, table_of
+from .helpers import (
+    click_raw,
+    custom_ids,
+    latest_hand,
+    message_text,
+    pick_play,
+    play_through_ui,
+    public_message,
+    table_of,
+)
 
 
 async def start_vs_computer(world):
@@ -256,7 +265,7 @@ async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerall
         seen = next(m for m in world.channel.history(viewer=world.eva) if m.id == table.messages.public)
         assert not any(c.startswith(("c4:p:", "c4:c:", "c4:t:")) for c in custom_ids(seen)), \
             f"{kind}: no hand control on the public table message"
-        assert not any(f"c4_{c.code}:" in (seen.content or "") for c in table.game.hands[seat])
+        assert not any(f"c4_{c.code}:" in message_text(seen) for c in table.game.hands[seat])
     assert all(pressed.values()), pressed
     assert world.env.errors == []
 

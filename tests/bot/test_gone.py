@@ -8,7 +8,7 @@ import logging
 
 from bot.i18n import t
 
-from .helpers import custom_ids, pick_play, play_through_ui, table_of
+from .helpers import custom_ids, message_text, pick_play, play_through_ui, table_of
 
 
 async def start_1v1(world):
@@ -100,7 +100,7 @@ async def test_leave_hand_and_end_work_from_another_channel_and_name_the_table(w
     other = world.guild.create_text_channel("charla")
 
     hand = await world.ana.slash(other, "cuarenta hand")
-    assert hand.ephemeral and "Table #1" in hand.response.content
+    assert hand.ephemeral and "Table #1" in message_text(hand.response)
     assert any(c.startswith("c4:p:1:") for c in custom_ids(hand.response))
 
     left = await world.beto.slash(other, "cuarenta leave")
@@ -184,7 +184,7 @@ async def test_the_last_person_kicked_everyone_is_told_the_table_ended(world):
     assert result.response.content == t("ok.kicked_ended", "en", name="ana", table=1)
     notes = [m.content for m in world.channel.history() if (m.content or "").startswith("🚪")]
     assert notes == [t("note.kicked_ended", "es", name="ana", table=1)], "no 'a computer plays on'"
-    dms = [m.content for m in world.ana.user.dm_channel.history()]
+    dms = [message_text(m) for m in world.ana.user.dm_channel.history()]
     assert not any("plays your seat" in (c or "") for c in dms)
 
 

@@ -8,7 +8,7 @@ from bot.engine import Rules
 from bot.i18n import t
 from bot.ui.hints import hint_lines
 
-from .helpers import latest_hand, play_through_ui, table_of
+from .helpers import controls, latest_hand, message_text, play_through_ui, table_of
 from .test_leaderboard import play_via_service, ratings
 
 
@@ -40,20 +40,20 @@ async def test_a_hinted_hand_marks_every_capturing_card_with_its_best_score(worl
         member = members[table.seats[seat].user_id]
         hand = latest_hand(member)
         capturing = {p.card for p in game.legal_plays() if p.captures}
-        buttons = {c.custom_id.rsplit(":", 1)[1]: c.style for row in hand.components for c in row.children
+        buttons = {c.custom_id.rsplit(":", 1)[1]: c.style for c in controls(hand)
                    if c.custom_id and c.custom_id.startswith("c4:p:")}
         green = {code for code, style in buttons.items() if style.name == "success"}
         assert green == {c.code for c in capturing}, "the capturing cards are marked"
         if capturing:
-            assert "Hints" in hand.content
+            assert "Hints" in message_text(hand)
             for card in capturing:
                 best = max(immediate_points(game, p) for p in game.plays_for(card) if p.captures)
-                line = next(x for x in hand.content.splitlines() if x.startswith(f"• {card} →"))
+                line = next(x for x in message_text(hand).splitlines() if x.startswith(f"• {card} →"))
                 assert (f"+{best}**" in line) == (best > 0), (line, best)
                 scored += best > 0
             checked += 1
         else:
-            assert "No card captures anything" in hand.content
+            assert "No card captures anything" in message_text(hand)
         _, play = max(((0, p) for p in game.legal_plays()), key=lambda x: len(x[1].captures))
         await play_through_ui(member, table, play)
     assert checked >= 5 and scored >= 1, (checked, scored)
@@ -66,7 +66,7 @@ async def test_hints_never_show_in_a_table_without_them_nor_off_turn(world):
     table = table_of(world, 1)
     for seat in (0, 1):
         assert hint_lines(table, table.game.view(seat), "en") == []
-    assert "Hints" not in latest_hand(world.ana).content and "Hints" not in latest_hand(world.beto).content
+    assert "Hints" not in message_text(latest_hand(world.ana)) and "Hints" not in message_text(latest_hand(world.beto))
 
 
 async def test_a_hinted_mesa_between_people_is_never_rated(world):

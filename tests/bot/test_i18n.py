@@ -13,6 +13,7 @@ from .helpers import (
     latest_with,
     layout_texts,
     member_of,
+    message_text,
     pick_play,
     play_through_ui,
     production_bot,
@@ -67,8 +68,8 @@ async def test_ephemeral_messages_and_dms_follow_the_users_locale(world, spanish
     joined = await world.beto.slash(world.channel, "cuarenta join")
     assert joined.response.content == "Te sentaste en la Mesa #1. Tu mano llegará por mensaje directo."
     table = table_of(world, 1)
-    beto_dm = [m.content for m in world.beto.user.dm_channel.history()]
-    ana_dm = [m.content for m in world.ana.user.dm_channel.history()]
+    beto_dm = [message_text(m) for m in world.beto.user.dm_channel.history()]
+    ana_dm = [message_text(m) for m in world.ana.user.dm_channel.history()]
     assert any("Tu mano:" in c for c in beto_dm)
     assert any("Your hand:" in c for c in ana_dm)
     refused = await world.caro.slash(world.channel, "cuarenta end")
@@ -181,11 +182,11 @@ async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
     table = world.bot.tables.table_of_user(world.caro.id)
     assert table is not None and table.status == "playing"
     locales = {s.user_id: s.locale for s in table.seats}
-    caro_dm = [m.content for m in world.caro.user.dm_channel.history() if m.content]
-    ana_dm = [m.content for m in world.ana.user.dm_channel.history() if m.content]
+    caro_dm = [message_text(m) for m in world.caro.user.dm_channel.history() if message_text(m)]
+    ana_dm = [message_text(m) for m in world.ana.user.dm_channel.history() if message_text(m)]
     assert locales[world.caro.id] == locales[world.ana.id] == "en", (locales, caro_dm[:2], ana_dm[:2])
 
-    header = next(line for line in latest_hand(world.caro).content.splitlines()  # G7 at a league's table too
+    header = next(line for line in message_text(latest_hand(world.caro)).splitlines()  # G7 at a league's table too
                   if line.startswith("**Table #"))  # after "Your turn, caro!" on her turn
     assert world.guild.name in header and "#?" not in header, header
 

@@ -10,7 +10,7 @@ import bot.__main__ as entry
 from bot.store import Store
 from bot.tables import TableService
 
-from .helpers import latest_hand, member_of, pick_play, production_bot, start_1v1
+from .helpers import controls, latest_hand, member_of, pick_play, production_bot, start_1v1
 
 
 async def inline(func, *args):
@@ -71,7 +71,7 @@ async def test_a_card_click_whose_handler_raises_logs_no_card(world, monkeypatch
     monkeypatch.setattr(TablesCog, "on_card", broken)
     hand = latest_hand(member)
     code = play.card.code
-    button = next(c for c in hand.components[0].children if c.custom_id.endswith(f":{code}"))
+    button = next(c for c in controls(hand) if c.custom_id.endswith(f":{code}"))
     caplog.clear()
     await member.user.click(hand, custom_id=button.custom_id)
     failed = [r for r in caplog.records if "Ignoring exception" in r.getMessage()]

@@ -14,10 +14,12 @@ from bot.ui.notifier import DiscordNotifier
 
 from .helpers import (
     RECORD_V2,
+    controls,
     custom_ids,
     is_layout,
     latest_hand,
     layout_texts,
+    message_text,
     pick_play,
     play_through_ui,
     public_message,
@@ -164,7 +166,7 @@ async def test_hand_command_shows_the_hand_ephemerally(world):
     table = table_of(world, 1)
     result = await world.ana.slash(world.channel, "cuarenta hand")
     assert result.ephemeral
-    labels = [b.label for row in result.response.message.components for b in row.children if hasattr(b, "label")]
+    labels = [b.label for b in controls(result.response.message) if hasattr(b, "label")]
     assert labels[:5] == [str(c) for c in sorted(table.game.hands[0], key=lambda c: (c.rank, c.suit))]
     nobody = await world.caro.slash(world.channel, "cuarenta hand")
     assert nobody.response.content == "You are not playing at this table."
@@ -177,15 +179,15 @@ async def test_dm_shows_server_channel_table_and_only_the_own_hand(world):
     for _ in range(3):
         for seat, member in ((0, world.ana), (1, world.beto)):
             dm = latest_hand(member)
-            first = dm.content.split("\n")[1 if table.game.to_play == seat else 0]  # after "Your turn, …!"
+            first = message_text(dm).split("\n")[1 if table.game.to_play == seat else 0]  # after "Your turn, …!"
             assert first == "**Table #1 · Quito Club · #cuarenta**"
             other = table.game.hands[1 - seat]
-            assert not [c for c in other if str(c) in dm.content or f"c4_{c.code}:" in dm.content], "another player's cards never reach a DM"
-            labels = [b.label for row in dm.components for b in row.children if hasattr(b, "label")]
+            assert not [c for c in other if str(c) in message_text(dm) or f"c4_{c.code}:" in message_text(dm)], "another player's cards never reach a DM"
+            labels = [b.label for b in controls(dm) if hasattr(b, "label")]
             hand = sorted(table.game.hands[seat], key=lambda c: (c.rank, c.suit))
             assert labels[: len(hand)] == [str(c) for c in hand], "the hand is sorted by rank"
         seat, play = pick_play(table)
         await play_through_ui(world.ana if seat == 0 else world.beto, table, play)
     mover = world.ana if table.game.to_play == 0 else world.beto
-    assert latest_hand(mover).content.startswith(f"**Your turn, {table.seats[table.game.to_play].name}!**\n**Table #1 · ")
+    assert message_text(latest_hand(mover)).startswith(f"**Your turn, {table.seats[table.game.to_play].name}!**\n**Table #1 · ")
     assert "\n".join(layout_texts(public_message(world, table))).count(f"<@{mover.id}>") == 1

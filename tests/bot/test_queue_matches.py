@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 
-from .helpers import custom_ids
+from .helpers import custom_ids, message_text
 
 
 async def open_queue(world):
@@ -141,7 +141,7 @@ async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
 
     await queue_match_started(world)
     await world.env.advance_time(3)
-    header = latest_hand(world.ana).content.splitlines()[0]
+    header = message_text(latest_hand(world.ana)).splitlines()[0]
     assert "· ? ·" not in header and "#?" not in header, header
     assert world.guild.name in header, header
 

@@ -7,6 +7,7 @@ import pytest
 from bot.i18n import t
 
 from .helpers import (
+    controls,
     custom_ids,
     double_click,
     latest_hand,
@@ -172,7 +173,7 @@ async def test_wrong_player_click_is_refused(world):
     assert f"It's {other.name}'s turn now" in result.response.content
     assert table.game.to_dict() == state
     theirs = latest_hand(mover)
-    assert all(getattr(b, "disabled", True) for row in theirs.components for b in row.children
+    assert all(getattr(b, "disabled", True) for b in controls(theirs)
                if (getattr(b, "custom_id", None) or "").startswith("c4:p:")), "off turn, card buttons are disabled"
 
 

@@ -33,6 +33,7 @@ from bot.ui.table_scene import table_scene
 from .helpers import (
     LOOKS,
     assert_no_hidden_cards_in_public,
+    controls,
     custom_ids,
     latest_hand,
     message_text,
@@ -135,13 +136,11 @@ async def open_with_house_rule(world, rule: str) -> Table:
 
 def select_labels(message, custom_id: str) -> list[str]:
     """The option labels of the select ``custom_id`` on a message (discord.Message or SimCord's)."""
-    for row in message.components:
-        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
-        for item in children:
-            cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
-            if cid == custom_id:
-                options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
-                return [o["label"] if isinstance(o, dict) else o.label for o in options]
+    for item in controls(message):
+        cid = item.get("custom_id") if isinstance(item, dict) else getattr(item, "custom_id", None)
+        if cid == custom_id:
+            options = item.get("options", []) if isinstance(item, dict) else getattr(item, "options", [])
+            return [o["label"] if isinstance(o, dict) else o.label for o in options]
     return []
 
 
@@ -173,7 +172,7 @@ async def test_a_mesa_with_comodines_against_a_computer_with_a_joker_chosen_in_t
         jokers = [c for c in game.hands[person] if c.is_joker]
         for joker in jokers:  # a joker in the hand is a button like any card ("🃏1", its emoji when uploaded)
             assert f"c4:p:1:{table.nonce}:{joker.code}" in custom_ids(hand)
-            assert str(joker) in hand.content or "c4_" + joker.code in hand.content
+            assert str(joker) in message_text(hand) or "c4_" + joker.code in message_text(hand)
         jokers_seen += bool(jokers)
         wanted = joker_menu_play(game) if not joker_played else None
         if wanted is None:
