@@ -256,8 +256,8 @@ async def test_a_hand_custom_id_pressed_on_the_public_message_answers_ephemerall
         public = public_message(world, table)
         result = await click_raw(world.env, member, public, f"c4:p:1:{nonce}:{card.code}")
         assert result.acknowledged and result.ephemeral, f"{kind}: the answer is the presser's alone"
-        assert card.code in (result.response.content or "") or any(card.code in c for c in
-                                                                   custom_ids(result.response))
+        assert card.code in message_text(result.response) or any(card.code in c for c in
+                                                                 custom_ids(result.response)), (kind, message_text(result.response))
         if kind == "play":
             assert table.nonce == nonce + 1, "the card was played"
         pressed[kind] = True

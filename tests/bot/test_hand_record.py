@@ -20,7 +20,7 @@ from bot.replays.present import replay_command
 from bot.tables import Seat, Table, TableOptions
 from bot.ui import records
 
-from .helpers import click_raw, hidden_cards, pick_play, play_through_ui, public_message, table_of
+from .helpers import click_raw, custom_ids, hidden_cards, pick_play, play_through_ui, public_message, table_of
 
 LANGS = ("es", "en", "pt")
 PHONE_CHARS = 40
@@ -171,7 +171,7 @@ async def _first_hand_over(world) -> Table:
 
 
 def _record(world, number: int):
-    return next(m for m in world.channel.history() if m.embeds and m.embeds[0].title == f"Mano {number} · Mesa #1")
+    return next(m for m in world.channel.history() if f"c4:j:1:{number}" in custom_ids(m))
 
 
 async def test_ver_jugadas_answers_ephemerally_with_the_hands_plays_in_the_clickers_language(world):

@@ -15,6 +15,7 @@ from bot.ui.words import side_name
 
 from .helpers import (
     assert_no_hidden_cards_in_public,
+    message_text,
     play_through_ui,
     play_to_end,
     replay_from_store,
@@ -62,7 +63,7 @@ async def check_result(world, table) -> None:
     assert (stored["chicas_a"], stored["chicas_b"]) == tuple(replay.chicas)
     winner = side_name(table, replay.winner, "es")  # the record names the side; its lines name the players
     final = next(m for m in world.channel.history() if m.id == table.messages.public)
-    assert f"¡{winner} gana" in final.embeds[0].description, "the last hand's record names the mesa's winner"
+    assert f"¡{winner} gana" in message_text(final), "the last hand's record names the mesa's winner"
 
 
 async def test_1v1_against_computer_quito_to_the_end(world):

@@ -9,7 +9,7 @@ import pytest
 
 from bot.tables import FINISHED, WrongStateError
 
-from .helpers import custom_ids, double_click, play_to_end, public_message, table_of
+from .helpers import custom_ids, double_click, message_text, play_to_end, public_message, table_of
 
 
 async def finished_1v1(world):
@@ -139,8 +139,7 @@ async def test_two_rematch_changes_before_its_message_exists_post_one_message(wo
 
 def mesa_announcements(world):
     """The records of mesas' last hands (they name the winner and carry «Revancha»)."""
-    return [m for m in world.channel.history() if m.embeds and ("gana la mesa" in (m.embeds[0].description or "")
-            or "wins the mesa" in (m.embeds[0].description or ""))]
+    return [m for m in world.channel.history() if "gana la mesa" in message_text(m) or "wins the mesa" in message_text(m)]
 
 
 async def test_double_click_on_rematch_opens_one_table_and_names_it(world):

@@ -10,12 +10,12 @@ from bot.tables import Seat, Table, TableOptions, choose_play
 from bot.ui.records import plays_embed
 from bot.ui.words import records, seat_name
 
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from .helpers import custom_ids, pick_play, play_through_ui, public_message, table_of
 
 
 def record_of_hand(world, number):
     return next(m for m in world.channel.history()
-                if m.embeds and (m.embeds[0].title or "").startswith(f"Mano {number} ·"))
+                if any(c.startswith("c4:j:") and c.endswith(f":{number}") for c in custom_ids(m)))
 
 
 async def test_a_hands_record_names_a_person_who_left_for_their_own_plays(world, make_bot):

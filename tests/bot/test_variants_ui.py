@@ -256,8 +256,8 @@ async def test_a_periquito_is_taken_announced_and_counted_in_the_hand_record(wor
         seat, play = pick_play(table)
         await play_through_ui(members[table.seats[seat].user_id], table, play)
     title = t("sum.title", "es", hand=hand_number, table=1)
-    record = next(m for m in world.channel.history() if m.embeds and m.embeds[0].title == title)
-    text = record.embeds[0].description.replace("\u00a0", " ")  # no-break spaces keep a kind and its points
+    record = next(m for m in world.channel.history() if title in message_text(m))
+    text = message_text(record).replace("\u00a0", " ")  # no-break spaces keep a kind and its points
     part = tn("sum.periquito", 1, "es", n=1, points=6)
     dot = "🟦" if event.team == 0 else "🟧"  # the side's line; in 1 v 1 the player is the side
     assert any(line.startswith(f"{dot} **{name} +") and part in line for line in text.splitlines()), text
