@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from .helpers import pick_play, play_through_ui, table_of
+from tests.support.helpers import pick_play, play_through_ui, table_of
 
 DELAY = 20.0
 """Longer than SimCord's settle window (5 s of virtual time): a click or a command does not run the pause out."""

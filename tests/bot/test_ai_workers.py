@@ -10,8 +10,7 @@ from bot.app import CuarentaBot
 from bot.config import ConfigError, Settings
 from bot.engine import Game, Play, Rules
 from bot.tables.workers import OffloadClosedError, ProcessOffload
-
-from .helpers import pick_play, play_through_ui, table_of
+from tests.support.helpers import pick_play, play_through_ui, table_of
 
 
 def test_ai_workers_is_read_from_the_environment():

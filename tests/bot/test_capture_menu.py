@@ -8,8 +8,7 @@ from bot.i18n import t
 from bot.tables import Choice, Table
 from bot.tables.choices import outcome
 from bot.ui import render
-
-from .helpers import click_raw, table_of, table_with
+from tests.support.helpers import click_raw, table_of, table_with
 
 
 def many_captures_choice() -> tuple[Table, Choice]:

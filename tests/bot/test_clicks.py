@@ -12,8 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.i18n import t
-
-from .helpers import click_raw, custom_ids, latest_hand, pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import (
+    click_raw,
+    custom_ids,
+    latest_hand,
+    pick_play,
+    play_through_ui,
+    public_message,
+    table_of,
+)
 
 
 async def start_vs_computer(world):

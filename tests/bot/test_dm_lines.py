@@ -3,7 +3,7 @@ failed hand DM, the table says so once and the person plays through «Ver mi man
 
 from __future__ import annotations
 
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_message, table_of
 
 CLOSED_LINE = "tiene los mensajes directos cerrados"
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import logging
 
 from bot.i18n import t
-
-from .helpers import custom_ids, pick_play, play_through_ui, table_of
+from tests.support.helpers import custom_ids, pick_play, play_through_ui, table_of
 
 
 async def start_1v1(world):
@@ -148,7 +147,7 @@ async def test_an_hour_old_table_message_is_reposted_before_the_hour_not_waited_
     ever goes to a message older than Discord's one-hour edit window, and no play waits on one."""
     import discord
 
-    from .clocked import WriteLog
+    from tests.support.clocked import WriteLog
 
     await world.env.restart_bot(make_bot(edit_interval=1.0, write_budget=True, virtual=True))
     log = WriteLog(world.env)

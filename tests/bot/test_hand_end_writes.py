@@ -13,9 +13,8 @@ from collections import defaultdict
 import pytest
 
 from bot.tables import FINISHED
-
-from .clocked import play_clocked
-from .helpers import LOOKS
+from tests.support.clocked import play_clocked
+from tests.support.helpers import LOOKS
 
 MESSAGE_WRITE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
 

@@ -8,9 +8,8 @@ import asyncio
 import pytest
 
 from bot.tables.choices import distinct_captures
-
-from .clocked import hand_is_current
-from .helpers import (
+from tests.support.clocked import hand_is_current
+from tests.support.helpers import (
     custom_ids,
     hand_messages,
     latest_hand,

@@ -9,8 +9,8 @@ import pytest
 from bot.engine import EventKind as K
 from bot.engine import Rules
 from bot.i18n import t
+from tests.support.helpers import table_of
 
-from .helpers import table_of
 from .test_leaderboard import play_via_service, ratings
 
 

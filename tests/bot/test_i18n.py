@@ -6,8 +6,7 @@ import pytest
 import simcord.interactions
 
 from bot.i18n import lang_of, message, t
-
-from .helpers import (
+from tests.support.helpers import (
     latest_hand,
     latest_with,
     member_of,

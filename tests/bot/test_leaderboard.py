@@ -14,8 +14,7 @@ from bot.engine import EventKind, Game
 from bot.i18n import t, tn
 from bot.ratings import ChicaResult, display_rating
 from bot.ui import boards, limits
-
-from .helpers import (
+from tests.support.helpers import (
     click_raw,
     custom_ids,
     look,

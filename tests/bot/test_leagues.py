@@ -8,8 +8,7 @@ import pytest
 
 from bot.engine import EventKind
 from bot.i18n import t, tn
-
-from .helpers import custom_ids, play_to_end
+from tests.support.helpers import custom_ids, play_to_end
 
 DAY = 86400
 

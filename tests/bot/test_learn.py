@@ -15,8 +15,15 @@ from bot.learn import ASPECTS, EXAMPLES, PAGE_KEYS, difference_lines, difference
 from bot.learn import present as learn_present
 from bot.learn.present import rules_payload
 from bot.learn.presets import uncovered_fields
-
-from .helpers import click_raw, custom_ids, look, public_message, select_values, start_pair, table_of
+from tests.support.helpers import (
+    click_raw,
+    custom_ids,
+    look,
+    public_message,
+    select_values,
+    start_pair,
+    table_of,
+)
 
 LOCALES = [("es-419", "es"), ("en-US", "en"), ("pt-BR", "pt")]
 GLOSSARY = ("caída", "limpia", "ronda", "cartón", "38", "chica", "mesa", "zapatero")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.ui.words import level_word
-
-from .helpers import click_raw, play_to_end, production_bot, public_message, table_of, texts_of
+from tests.support.helpers import click_raw, play_to_end, production_bot, public_message, table_of, texts_of
 
 
 async def test_new_table_posts_lobby_with_rules_seats_host_and_buttons(world):

@@ -9,8 +9,7 @@ import pytest
 import bot.__main__ as entry
 from bot.store import Store
 from bot.tables import TableService
-
-from .helpers import latest_hand, member_of, pick_play, production_bot, start_1v1
+from tests.support.helpers import latest_hand, member_of, pick_play, production_bot, start_1v1
 
 
 async def inline(func, *args):

@@ -15,8 +15,15 @@ from bot.tables.memory import KEEP_ENDED
 from bot.tables.ports import NullNotifier
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
+from tests.support.helpers import (
+    click_raw,
+    custom_ids,
+    double_click,
+    pick_play,
+    play_through_ui,
+    public_message,
+)
 
-from .helpers import click_raw, custom_ids, double_click, pick_play, play_through_ui, public_message
 from .test_reliability import member_for, start_1v1_people
 from .test_rematch import accept_deals_the_new_mesa, finished_1v1
 

@@ -12,8 +12,7 @@ import pytest
 from bot.engine import Play
 from bot.tables import FINISHED
 from bot.ui.words import side_members
-
-from .helpers import (
+from tests.support.helpers import (
     assert_no_hidden_cards_in_public,
     play_through_ui,
     play_to_end,

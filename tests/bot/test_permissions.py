@@ -12,8 +12,7 @@ from simcord.backend.models.channel import Overwrite, OverwriteType
 from bot.app import PERMISSIONS, invite_url
 from bot.i18n import t
 from bot.ui import permissions
-
-from .helpers import pick_play, play_through_ui, public_text, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_text, table_of
 
 
 def _deny(world, channel, *denied: str) -> None:

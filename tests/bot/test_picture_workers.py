@@ -25,8 +25,7 @@ from bot.ui.notifier import DiscordNotifier
 from bot.ui.picture import SIZE, SceneError, render_table
 from bot.ui.picture_workers import PictureWorkers
 from bot.ui.table_scene import table_scene
-
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_message, table_of
 
 
 def test_picture_workers_is_read_from_the_environment():

@@ -5,8 +5,16 @@ language."""
 from __future__ import annotations
 
 from bot.i18n import t, translations
+from tests.support.helpers import (
+    latest_hand,
+    pick_play,
+    play_through_ui,
+    seated_member,
+    start_pair,
+    table_of,
+    texts_of,
+)
 
-from .helpers import latest_hand, pick_play, play_through_ui, seated_member, start_pair, table_of, texts_of
 from .test_catalogs import CATALOGS
 
 

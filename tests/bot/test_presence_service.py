@@ -11,8 +11,7 @@ from bot.tables import NotHostError, Played, SeatError, TableError, TableService
 from bot.tables.ports import NullNotifier
 from bot.tables.presence import SUBSTITUTE_LEVEL
 from bot.tables.timers import LOBBY_TIMEOUT, RESTART_GRACE, ManualClock
-
-from .helpers import conserved
+from tests.support.helpers import conserved
 
 ANA, BETO, CARO, DANI = 10, 20, 30, 40
 

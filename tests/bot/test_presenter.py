@@ -11,8 +11,7 @@ import pytest
 from bot.tables import Messages, Seat, Table
 from bot.ui import delivery
 from bot.ui.notifier import DiscordNotifier
-
-from .helpers import latest_hand, pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import latest_hand, pick_play, play_through_ui, public_message, table_of
 
 
 class FakeClock:

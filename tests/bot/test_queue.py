@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from bot.competitions import balanced_teams
 from bot.i18n import t
 from bot.ratings import ChicaResult
-
-from .helpers import custom_ids
+from tests.support.helpers import custom_ids
 
 
 @pytest.fixture

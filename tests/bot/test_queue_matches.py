@@ -5,8 +5,7 @@ double clicks, pings across a restart, members who leave, kicks at a refereed ta
 from __future__ import annotations
 
 from bot.i18n import t
-
-from .helpers import custom_ids
+from tests.support.helpers import custom_ids
 
 
 async def open_queue(world):
@@ -61,7 +60,7 @@ async def test_a_double_click_on_the_last_accept_does_not_say_the_match_is_gone(
     """G9: beto double-clicks «Aceptar», the last acceptance: the first click opens the table; the second was
     told "That match is no longer open." although it had just started. Both are now answered with the
     started match (as a rematch's double «Acepto» is answered with the new table, `vote_rematch`)."""
-    from .helpers import double_click
+    from tests.support.helpers import double_click
 
     queue_message = await open_queue(world)
     await world.ana.click(queue_message, custom_id=f"c4:q:{world.guild.id}:a")
@@ -137,7 +136,7 @@ async def test_a_queue_match_dm_hand_names_its_server_and_thread(world):
     """G7: tables opened by the queue (and by leagues and tournaments) were created without the server's and
     the channel's names, so every DM hand of a competition table was headed "Table #1 · ? · #?": the player
     could not tell where the table is. The presenters now give the thread's place (`Place`)."""
-    from .helpers import latest_hand
+    from tests.support.helpers import latest_hand
 
     await queue_match_started(world)
     await world.env.advance_time(3)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from bot.engine import Event, Game, Play, Rules
 from bot.engine import EventKind as K
 from bot.ui import records
-
-from .helpers import table_with
+from tests.support.helpers import table_with
 
 
 def test_end_of_hand_summary_explains_a_blocked_carton_at_38():

@@ -7,8 +7,7 @@ import pytest
 
 from bot.i18n import t
 from bot.tables import WrongStateError
-
-from .helpers import custom_ids, latest_with
+from tests.support.helpers import custom_ids, latest_with
 
 DAY = 86400
 
@@ -106,7 +105,7 @@ async def test_a_tournament_table_offers_no_rematch_whose_mesa_would_not_count(w
     «Revancha»; the mesa it dealt was played in full and never counted (the match stayed 1–0). A
     competition's table (`Table.refereed`) now has no «Revancha»: the tournament deals the next mesa from
     «Jugar», and a click on an old «Revancha» is refused, dealing nothing."""
-    from .helpers import play_to_end
+    from tests.support.helpers import play_to_end
 
     tour, match = await two_player_tournament_match(world, best_of=3)
     members = {world.ana.id: world.ana, world.beto.id: world.beto}

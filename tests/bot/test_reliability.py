@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
-
-from .helpers import (
+from tests.support.helpers import (
     custom_ids,
     double_click,
     latest_hand,

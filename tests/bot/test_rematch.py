@@ -8,8 +8,7 @@ import asyncio
 import pytest
 
 from bot.tables import FINISHED, WrongStateError
-
-from .helpers import custom_ids, double_click, play_to_end, public_message, table_of
+from tests.support.helpers import custom_ids, double_click, play_to_end, public_message, table_of
 
 
 async def finished_1v1(world):

@@ -12,8 +12,7 @@ from bot.tables import PLAYING, Choice, Seat, Table, TableOptions
 from bot.ui import limits, records, render, words
 from bot.ui.faces import CardFaces
 from bot.ui.items import BackButton, CaptureSelect, CardButton, HandButton, TrailSelect, WhyButton
-
-from .helpers import table_with
+from tests.support.helpers import table_with
 
 
 def test_a_capture_in_words_names_base_escalera_and_limpia():

@@ -15,9 +15,8 @@ from bot.replays import build, step_payload
 from bot.replays.source import ReplayedMesa
 from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.ui.words import side_name
-
-from .conftest import CARD_IN_TEXT
-from .helpers import click_raw, custom_ids, look, play_to_end, start_pair, table_of
+from tests.support.bot_fixtures import CARD_IN_TEXT
+from tests.support.helpers import click_raw, custom_ids, look, play_to_end, start_pair, table_of
 
 K = EventKind
 

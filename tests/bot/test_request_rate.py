@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ui.budget import MAX_SHED, RequestRate
-
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_message, table_of
 
 
 class FakeClock:

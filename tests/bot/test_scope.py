@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 
 from bot.i18n import t
 from bot.ui.router import component_type_of
-
-from .helpers import click_raw, custom_ids, table_of
+from tests.support.helpers import click_raw, custom_ids, table_of
 
 OBJECT_GROUPS = ("table", "guild", "league", "tournament", "match")
 """Template groups that name a stored object (or a server)."""

@@ -15,8 +15,7 @@ import discord
 import pytest
 
 from bot.i18n import t
-
-from .helpers import (
+from tests.support.helpers import (
     click_raw,
     clicks_together,
     custom_ids,
@@ -488,7 +487,7 @@ async def test_hand_buttons_from_a_dm_for_a_table_not_seated(world, two):
 
 
 async def _finished_1v1_in_a(world):
-    from .helpers import play_to_end
+    from tests.support.helpers import play_to_end
 
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     await world.beto.slash(world.channel, "cuarenta join")

@@ -9,8 +9,7 @@ from bot.replays.present import event_lines
 from bot.tables import Seat, Table, TableOptions, choose_play
 from bot.ui.records import hand_record_payload
 from bot.ui.words import records, seat_name
-
-from .helpers import pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_message, table_of
 
 
 def record_of_hand(world, number):

@@ -16,8 +16,8 @@ from bot.competitions.leagues import LeagueService
 from bot.competitions.referee import Place
 from bot.competitions.tournaments import TournamentService
 from bot.tables import Played
+from tests.support.helpers import pick_play
 
-from .helpers import pick_play
 from .test_shared_tables import Process, _until
 
 GUILD = 1_300_000_000_000_000_001

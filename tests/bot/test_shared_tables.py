@@ -3,7 +3,7 @@
 Two table services, each with its own event loop in its own thread and its own connection pool, serve one
 table. Every click is sent to both at the same moment (a double click that two processes receive), and
 both hold the turn alarm when it runs out. Each click must be applied exactly once and in order, and the
-alarm must play once. A third process, a real OS process this time (`tests/bot/dying_process.py`), is
+alarm must play once. A third process, a real OS process this time (`tests/support/dying_process.py`), is
 killed in the middle of a click: nothing of it may be stored, and the same click must play once elsewhere.
 """
 
@@ -380,7 +380,7 @@ def test_a_process_killed_mid_click_commits_nothing_and_the_same_click_plays_onc
     play, kwargs = _click(reference, rng, user_of)
     stored = a.run(a.service.store.load_table(table_id))
 
-    dying = subprocess.Popen([sys.executable, str(Path(__file__).with_name("dying_process.py")), a.url,
+    dying = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parents[1] / "support" / "dying_process.py"), a.url,
                               str(table_id), json.dumps(kwargs)], stdout=subprocess.PIPE, text=True)
     try:
         assert dying.stdout is not None

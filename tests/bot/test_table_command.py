@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import table_of
+from tests.support.helpers import table_of
 
 
 async def test_table_command_reposts_once_per_cooldown_for_spectators_players_and_managers(world):

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from .helpers import pick_play, play_through_ui, public_text, table_of
+from tests.support.helpers import pick_play, play_through_ui, public_text, table_of
 
 
 async def _inline(func, *args):

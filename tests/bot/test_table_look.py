@@ -12,9 +12,8 @@ from bot.tables import FINISHED
 from bot.tables.choices import outcome
 from bot.ui.records import hand_slice
 from bot.ui.words import records, short_name
-
-from .clocked import WriteLog, play_clocked
-from .helpers import (
+from tests.support.clocked import WriteLog, play_clocked
+from tests.support.helpers import (
     LOOKS,
     assert_no_hidden_cards_in_public,
     custom_ids,

@@ -8,8 +8,7 @@ import pytest
 
 from bot.i18n import t
 from bot.tables.choices import distinct_captures
-
-from .helpers import (
+from tests.support.helpers import (
     click_raw,
     conserved,
     custom_ids,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .clocked import WriteLog, play_clocked
-from .helpers import hand_messages, table_of
+from tests.support.clocked import WriteLog, play_clocked
+from tests.support.helpers import hand_messages, table_of
 
 
 async def _inline(func, *args):
@@ -63,7 +63,7 @@ async def test_when_the_token_path_fails_the_bot_token_writes_the_hand_and_the_g
     """Discord refuses every edit through an interaction token (404 Unknown Webhook, as for an expired
     token): the bot tries the token, then writes the hand with its own token, and the player in turn
     always has a hand with live buttons."""
-    from .helpers import custom_ids
+    from tests.support.helpers import custom_ids
 
     world.env.inject_error("PATCH", "/webhooks/*", status=404, code=10015, message="Unknown Webhook", times=None)
     members = await start_1v1(world)

@@ -7,8 +7,7 @@ import pytest
 
 from bot.i18n import tn
 from bot.ratings import ChicaResult
-
-from .helpers import custom_ids, play_to_end
+from tests.support.helpers import custom_ids, play_to_end
 
 
 @pytest.fixture

@@ -29,8 +29,7 @@ from bot.ui.emojis import CardEmojis
 from bot.ui.items import TRAIL_VALUE
 from bot.ui.picture import SIZE, LastPlay, SeatScene, SideScene, TableScene, layout, render_table
 from bot.ui.table_scene import table_scene
-
-from .helpers import (
+from tests.support.helpers import (
     LOOKS,
     assert_no_hidden_cards_in_public,
     custom_ids,

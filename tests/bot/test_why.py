@@ -8,8 +8,7 @@ import pytest
 
 from bot.engine import DECK, Game
 from bot.i18n import t
-
-from .helpers import (
+from tests.support.helpers import (
     assert_no_hidden_cards_in_public,
     click_raw,
     hidden_cards,

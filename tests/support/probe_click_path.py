@@ -1,5 +1,5 @@
 """Not a test of the suite: prints the project files a card click's own task runs code in, from the
-DynamicItem's callback to the click's answer (run: pytest -n 0 -s tests/bot/probe_click_path.py)."""
+DynamicItem's callback to the click's answer (run: pytest -n 0 -s tests/support/probe_click_path.py)."""
 
 import asyncio
 import sys

@@ -5,7 +5,7 @@ in Discord's OpenAPI document (``../shared/discord-api-spec/openapi.json``, or t
 this module when the repository is cloned on its own) and its JSON body validated with jsonschema-rs (JSON
 Schema 2020-12, formats not asserted, as the reference ``jsonschema`` does by default). It is about 250 times
 faster than ``jsonschema`` on these bodies (3 µs against 0.76 ms for a message), which was half of every
-SimCord test's teardown; ``tests/bot/test_openapi.py`` checks that both give the same verdicts.
+SimCord test's teardown; ``tests/support/test_openapi.py`` checks that both give the same verdicts.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The request-body validator of the SimCord tests (`tests/bot/openapi.py`): its document is the shared one,
+"""The request-body validator of the SimCord tests (`tests/support/openapi.py`): its document is the shared one,
 it catches bad bodies, and the fast validator (jsonschema-rs) gives the reference validator's (jsonschema's)
 verdict on every body a short game sends and on known bad ones."""
 
