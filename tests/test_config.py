@@ -87,7 +87,7 @@ async def test_sync_mode_builds_the_commands_without_a_database(tmp_path):
 def _readme_commands() -> list[str]:
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line.startswith("python3 -m venv")]
 
 
@@ -103,7 +103,7 @@ def test_the_readme_commands_work_from_any_fresh_shell():
         assert steps[0] == "python3 -m venv .venv"
         assert all(s.startswith(".venv/bin/") for s in steps[1:]), command
         assert "activate" not in command
-    ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci.splitlines(), "CI runs the README's test command verbatim"
 
 
