@@ -188,7 +188,7 @@ async def test_a_click_refused_busy_is_answered_try_again_in_the_players_languag
         world, monkeypatch, locales, locale, lang):
     """With PostgreSQL, a table's row another process holds past the lock timeout refuses the click
     (`TableBusyError`; that the store and the game are unchanged is tested on a real server in
-    tests/bot/test_shared_tables.py). Here the service refuses the click that way: the player gets,
+    tests/tables/test_shared_tables.py). Here the service refuses the click that way: the player gets,
     ephemerally and in their client's language, "nothing was played, try again", and the same button
     plays once the table is free."""
     from bot.tables import TableBusyError

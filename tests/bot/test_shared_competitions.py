@@ -17,8 +17,7 @@ from bot.competitions.referee import Place
 from bot.competitions.tournaments import TournamentService
 from bot.tables import Played
 from tests.support.helpers import pick_play
-
-from .test_shared_tables import Process, _until
+from tests.tables.test_shared_tables import Process, _until
 
 GUILD = 1_300_000_000_000_000_001
 CHANNEL = 1_300_000_000_000_000_002

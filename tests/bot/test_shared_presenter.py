@@ -3,7 +3,7 @@ serve it over one PostgreSQL. The process that made the latest change writes the
 is behind drops its pending writes, and an edit that another process's change overtook on its way is
 followed by a fresh one. The presenter never asks whether it is behind: the service tells it (`overtaken`,
 then `caught_up` after it caught up for a write that was on its way). The service side runs on a real
-PostgreSQL in `tests/bot/test_shared_tables.py`; here the presenter runs against a service the test drives.
+PostgreSQL in `tests/tables/test_shared_tables.py`; here the presenter runs against a service the test drives.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ async def make_bot(db_path: str, virtual_waits: VirtualWaits, monkeypatch):
     # One bot process per SimCord test: no other process saves its tables. The loop that reads the live
     # tables' versions every second while PostgreSQL's notices are not proven (`bot.tables.shared.POLL_EVERY`)
     # would make SimCord's settling wait for a real query at every virtual second (a test of 1.5 s took
-    # 41 s, some timed out); tests/bot/test_shared_tables.py checks that loop on its own services.
+    # 41 s, some timed out); tests/tables/test_shared_tables.py checks that loop on its own services.
     monkeypatch.setattr("bot.tables.shared.POLL_EVERY", 3600.0)
 
     def factory(guild_id: int | None = None, ai_workers: int = 0, picture_workers: int = 0,

@@ -15,6 +15,7 @@ from bot.tables.memory import KEEP_ENDED
 from bot.tables.ports import NullNotifier
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
+from tests.bot.test_reliability import member_for, start_1v1_people
 from tests.support.helpers import (
     click_raw,
     custom_ids,
@@ -24,7 +25,6 @@ from tests.support.helpers import (
     public_message,
 )
 
-from .test_reliability import member_for, start_1v1_people
 from .test_rematch import accept_deals_the_new_mesa, finished_1v1
 
 ANA, BETO = 10, 20
