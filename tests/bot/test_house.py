@@ -142,8 +142,7 @@ def table_of_any(world, table_id: int):
 
 def test_a_replay_step_names_the_periquito_and_its_bonus():
     from bot.replays.present import event_lines
-
-    from .test_variants_ui import periquito_game, table_with
+    from tests.ui.test_variants_ui import periquito_game, table_with
 
     game, events = periquito_game()
     lines = event_lines(table_with(game, {"periquito": True}), events, "es")
