@@ -15,7 +15,7 @@ from bot.tables.memory import KEEP_ENDED
 from bot.tables.ports import NullNotifier
 from bot.tables.timers import ManualClock
 from bot.ui.notifier import DiscordNotifier
-from tests.bot.test_reliability import member_for, start_1v1_people
+from tests.cogs.test_reliability import member_for, start_1v1_people
 from tests.support.helpers import (
     click_raw,
     custom_ids,

@@ -7,7 +7,7 @@ from bot.engine import EventKind as K
 from bot.engine import Rules
 from bot.i18n import t
 from bot.ui.hints import hint_lines
-from tests.bot.test_leaderboard import play_via_service, ratings
+from tests.ratings.test_leaderboard import play_via_service, ratings
 from tests.support.helpers import latest_hand, play_through_ui, table_of
 
 

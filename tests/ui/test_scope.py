@@ -321,7 +321,7 @@ async def test_a_queue_dm_button_naming_another_server_is_a_button_no_longer_in_
     result = await click_raw(world.env, attack.zoe.user, attack.zoe_dm, f"c4:q:{world.guild.id}:{action}")
     assert result.ephemeral
     assert result.response.content == t("err.button_gone_other", "es")
-    # (a queued member's own DM buttons still work: tests/bot/test_queue.py, the "still here" tests)
+    # (a queued member's own DM buttons still work: tests/competitions/test_queue.py, the "still here" tests)
 
 
 async def test_a_lobby_click_from_another_server_is_refused_and_seats_nobody(world):

@@ -9,9 +9,8 @@ import pytest
 from bot.engine import EventKind as K
 from bot.engine import Rules
 from bot.i18n import t
+from tests.ratings.test_leaderboard import play_via_service, ratings
 from tests.support.helpers import table_of
-
-from .test_leaderboard import play_via_service, ratings
 
 
 @pytest.fixture

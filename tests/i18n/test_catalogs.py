@@ -11,9 +11,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, LOCALE_DIRS, build, tn
+from tests.ratings.test_leaderboard import play_via_service
 from tests.support.helpers import seated_member, table_of, texts_of
-
-from .test_leaderboard import play_via_service
 
 LOCALE = Path(build.__file__).with_name("locale")
 
