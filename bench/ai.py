@@ -1,4 +1,4 @@
-"""Benchmark of the computer players (issue 5): paired, seat-swapped mesas. A benchmark, not a test.
+"""Benchmark of the computer players: paired, seat-swapped mesas. A benchmark, not a test.
 
 Usage::
 

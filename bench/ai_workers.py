@@ -1,4 +1,4 @@
-"""Event-loop responsiveness while computer players think (issue 13, item 4). A benchmark, not a test.
+"""Event-loop responsiveness while computer players think. A benchmark, not a test.
 
 K ``dificil`` moves are started at once (``choose_play("dificil", seed, view)`` on K different random
 positions, as `TableService` calls it), through (i) ``asyncio.to_thread`` (threads of this process: the

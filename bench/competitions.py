@@ -1,4 +1,4 @@
-"""Competition algorithms at scale (issue 11): the standings of a 40-player double round robin at the end
+"""Competition algorithms at scale: the standings of a 40-player double round robin at the end
 of the season (1,560 mesas), and the Swiss pairing of one round for 128 players after 5 rounds. Goal:
 each under 50 ms. Prints the median of several runs.
 

@@ -6,12 +6,12 @@ Prints, for 2 and for 4 players under `quito`:
 - `legal_plays` calls per second, measured alone on positions collected from those games.
 
 Times are CPU time of this process (`time.process_time`), i.e. seconds on one core, so other work on the
-machine does not inflate them. Goal (issue 2): at least 3,000 two-player hands a second.
+machine does not inflate them. Goal: at least 3,000 two-player hands a second.
 
-It also prints the cost of one save with its serialized size, early and late in a long mesa (issue 13:
-the two must be equal within noise): the compact snapshot the bot saves (`Game.snapshot` + `json.dumps`),
+It also prints the cost of one save with its serialized size, early and late in a long mesa (the
+two must be equal within noise): the compact snapshot the bot saves (`Game.snapshot` + `json.dumps`),
 one real `Store.save_table` of a play (snapshot row updated, play row appended, commit), and for
-comparison the whole game as it was saved before issue 13 (`Game.to_dict`, every event and play).
+comparison the whole game as it was once saved (`Game.to_dict`, every event and play).
 
 Last, the memory a finished mesa's game holds (``tracemalloc``, the mean of 20 random mesas): what the
 bot would keep for each mesa it ever dealt if ended tables stayed in memory (`bot.tables.memory` drops
@@ -101,7 +101,7 @@ def _long_mesa(players: int, at_play: int) -> Game | None:
 def save_cost(players: int, at_play: int, repeats: int = 200) -> tuple[float, int, float, int] | None:
     """CPU milliseconds and bytes of one save after ``at_play`` plays of a long mesa, two ways:
     the compact save the bot makes (``json.dumps(game.snapshot())``, done twice a play: the rollback
-    point and the saved row) and the whole game (``json.dumps(game.to_dict())``, the save before issue 13).
+    point and the saved row) and the whole game (``json.dumps(game.to_dict())``, the old save).
     Shape: (snapshot ms, snapshot bytes, whole-game ms, whole-game bytes); None when the mesa ends first."""
     import json
 
@@ -187,7 +187,7 @@ def main() -> None:
                 print(f"{players:>7} {hps:>10,.0f} {hands:>8,} {lps:>14,.0f}  quito + {name}")
     print("goal: >= 3,000 two-player hands/s")
     print(f"{'players':>7} {'after play':>10} {'snapshot ms':>11} {'size KB':>8} {'store save ms':>13}"
-          f" {'whole-game ms':>13} {'size KB':>8}   (one save; the whole game is the save before issue 13)")
+          f" {'whole-game ms':>13} {'size KB':>8}   (one save; the whole game is the old save)")
     for players in (2, 4):
         for at_play in (10, 400, 1000):
             cost = save_cost(players, at_play)

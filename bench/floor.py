@@ -1,5 +1,5 @@
 """The floor of a play's CPU in the bot's process: what discord.py, aiohttp, aiosqlite and the event loop
-cost for the traffic of one play, with no game, no words built and no picture drawn (issue 13, item 2).
+cost for the traffic of one play, with no game, no words built and no picture drawn.
 
 At 50 fast tables (``python bench/loopback.py``) a play is, in the bot's process:
 

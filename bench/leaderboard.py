@@ -1,4 +1,4 @@
-"""Ratings benchmark (issue 4): rate and store 10,000 chicas among 1,000 players in one server, then time
+"""Ratings benchmark: rate and store 10,000 chicas among 1,000 players in one server, then time
 leaderboard pages, stats and history. A benchmark, not a test.
 
 Usage::

@@ -1,5 +1,5 @@
 """Many live tables over a loopback fake Discord: the unmodified bot's own acknowledgement latency, REST
-calls, CPU and memory per play (issue 13).
+calls, CPU and memory per play.
 
 Three things run, on 127.0.0.1:
 

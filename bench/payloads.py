@@ -1,5 +1,5 @@
 """What a play costs the bot before the network: the words and controls of each message a play changes,
-built as the bot builds them and serialized as discord.py sends them (issue 13).
+built as the bot builds them and serialized as discord.py sends them.
 
 N tables of 1 v 1 (people in both seats, names, card emojis on the buttons) are played in turn, one random
 legal play at a time. After each play, as in the bot:
@@ -11,7 +11,7 @@ legal play at a time. After each play, as in the bot:
 
 Prints the mean CPU µs per play of each part and their sum (``time.process_time``), over ``--plays`` plays
 after ``--warm`` plays of warm-up. Then the sum by stage of the mesa (plays 0–99, 100–199, …) over
-``--mesas`` whole mesas played one after the other (issue 13: the cost of a play must not grow with the
+``--mesas`` whole mesas played one after the other (the cost of a play must not grow with the
 mesa; stages with fewer than 50 plays measured are not printed).
 
     python bench/payloads.py [--tables 50] [--plays 4000] [--warm 1000]

@@ -1,5 +1,5 @@
 """The floor of a play's three requests: what discord.py and aiohttp cost the bot per play, with nothing
-else around them (issue 13).
+else around them.
 
 A play rewrites three messages (`bot.ui.delivery`): the clicker's hand as the click's answer (``POST
 /interactions/…/callback``, UPDATE_MESSAGE), the next player's hand through their interaction token

@@ -1,5 +1,5 @@
 """A long run of many live tables over the loopback fake Discord: whether a play's cost and the bot's memory
-stay flat over time, as mesas end and new ones are dealt (issue 13).
+stay flat over time, as mesas end and new ones are dealt.
 
 The other benchmarks run 30 to 60 seconds, less than a mesa; over hours a bot meets what they cannot show:
 thousands of ended mesas, DM channels by the hundred, timers, click tokens. This runs `bench/loopback.py`'s

@@ -1,5 +1,5 @@
 """Discord's write budget over whole mesas: REST calls per play (all of them, and the bot-token calls that
-Discord's global limit of about 50/s counts; issue 13 asks at most 1.2 a play) and the densest 5 seconds
+Discord's global limit of about 50/s counts; the budget is at most 1.2 a play) and the densest 5 seconds
 per channel.
 
 The unmodified bot runs in SimCord as in production (edits coalesced once a second, the write budget on,
@@ -66,7 +66,7 @@ async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str,
                 made = env.http_requests[start_requests:]
                 requests = len(made)
                 # Discord's global limit counts bot-token calls only: not interaction callbacks, not the
-                # interaction-token (webhook) writes of the DM hands (issue 13)
+                # interaction-token (webhook) writes of the DM hands
                 bot_token = sum(1 for r in made if not r.path.removeprefix("/api/v10").startswith(
                     ("/interactions/", "/webhooks/")))
                 dense = writes.densest(5.0)

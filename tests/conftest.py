@@ -1,4 +1,4 @@
-"""Fixtures shared by every test package: the two database backends (issue 13).
+"""Fixtures shared by every test package: the two database backends.
 
 ``database_url`` is parametrized over ``sqlite`` (a fresh file) and ``postgresql`` (a fresh database on a
 real PostgreSQL server, created from a migrated template). The server is ``TEST_DATABASE_URL`` when it is

@@ -92,7 +92,7 @@ def _readme_commands() -> list[str]:
 
 
 def test_the_readme_commands_work_from_any_fresh_shell():
-    """Issue 12, fault 7: each command names the venv's interpreter, so a new terminal with no venv
+    """Each command names the venv's interpreter, so a new terminal with no venv
     active neither installs into the system Python nor trips over PEP 668; CI runs command 2 as written."""
     from pathlib import Path
 

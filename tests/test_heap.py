@@ -1,4 +1,4 @@
-"""The garbage collector of a long-running bot process (`bot.heap`, issue 13 item 4)."""
+"""The garbage collector of a long-running bot process (`bot.heap`)."""
 
 from __future__ import annotations
 

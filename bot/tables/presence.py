@@ -396,6 +396,8 @@ class Presence:
         async with self._locks.held(table), self._writer.unchanged_on_error(table):
             if table.status != LOBBY:
                 raise WrongStateError("err.finished")
+            if table.host_id != user_id and not can_manage:  # the host may have passed while we waited
+                raise NotHostError("err.not_allowed_kick")
             seat = table.seat_of(target_id)
             if seat is None:
                 raise SeatError("err.kick_not_seated")

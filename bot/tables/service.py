@@ -356,7 +356,7 @@ class TableService:
         return lang
 
     async def set_public_language(self, guild_id: int, lang: str) -> None:
-        """Choose a guild's public language (``"es"`` or ``"en"``)."""
+        """Choose a guild's public language: ``"es"``, ``"en"`` or ``"pt"`` (`bot.i18n.LANGUAGES`)."""
         await self.store.set_guild_language(guild_id, lang)
         self._languages[guild_id] = lang
 
@@ -564,7 +564,6 @@ class TableService:
             table.timed_out.pop(seat, None)
         self.notices.after(table, events=events)
         return Played(seat, play, tuple(events))
-
 
     def request_repost(self, table: Table) -> None:
         """Re-post the table message at the bottom of the channel, at most once per

@@ -1,4 +1,4 @@
-"""The bot's computer players think in worker processes (issue 13, item 4): the ``AI_WORKERS`` setting,
+"""The bot's computer players think in worker processes: the ``AI_WORKERS`` setting,
 the bot's default offload, and a mesa against a computer played through SimCord with it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from bot.app import CuarentaBot
 from bot.config import ConfigError, Settings
 from bot.engine import Game, Play, Rules
 from bot.tables.workers import OffloadClosedError, ProcessOffload
-from tests.support.helpers import pick_play, play_through_ui, table_of
+from tests.support.helpers import REAL_PROCESS_SETTLE, pick_play, play_through_ui, table_of
 
 
 def test_ai_workers_is_read_from_the_environment():
@@ -55,6 +55,7 @@ def simcord_bot(make_bot):
 
 @pytest.mark.parametrize("level", ["medio", "dificil"])
 async def test_a_mesa_against_a_computer_thinking_in_a_worker_process(world, level):
+    world.env.settle_timeout = REAL_PROCESS_SETTLE
     bot = world.bot
     assert isinstance(bot.ai_offload, ProcessOffload) and bot.tables.offload is bot.ai_offload
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")

@@ -1,4 +1,4 @@
-"""The computer players (issue 5): legal plays everywhere, no leak of hidden cards, whole mesas, replay
+"""The computer players: legal plays everywhere, no leak of hidden cards, whole mesas, replay
 from the seed, and the behaviour each level promises."""
 
 from __future__ import annotations

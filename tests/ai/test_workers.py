@@ -1,4 +1,4 @@
-"""`bot.tables.workers.ProcessOffload`: computer moves computed in worker processes (issue 13, item 4).
+"""`bot.tables.workers.ProcessOffload`: computer moves computed in worker processes.
 
 The functions the workers run are module-level here, so a worker imports them by name.
 """

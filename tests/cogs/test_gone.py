@@ -1,4 +1,4 @@
-"""Channels, servers and people going away (issue 12, faults 2–4): a channel deleted while the bot was
+"""Channels, servers and people going away: a channel deleted while the bot was
 down, a write answered 10003, the bot removed from a server, /cuarenta leave, hand and end from another
 channel, and the last person to leave a table with computers."""
 
@@ -143,7 +143,7 @@ async def test_the_bot_removed_from_a_server_ends_its_tables_and_frees_the_playe
 
 
 async def test_an_hour_old_table_message_is_reposted_before_the_hour_not_waited_on(world, make_bot, monkeypatch):
-    """Issue 12, fault 6: a slow hand's table message moves down before it is 50 minutes old, so no edit
+    """A slow hand's table message moves down before it is 50 minutes old, so no edit
     ever goes to a message older than Discord's one-hour edit window, and no play waits on one."""
     import discord
 

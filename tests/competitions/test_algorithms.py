@@ -1,4 +1,4 @@
-"""Fixtures, Swiss pairings and league standings (issue 11): property tests and worked examples."""
+"""Fixtures, Swiss pairings and league standings: property tests and worked examples."""
 
 from __future__ import annotations
 

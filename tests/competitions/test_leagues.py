@@ -1,4 +1,4 @@
-"""Casual leagues (issue 11) through the simulated Discord: sign-up, the draw, «Jugar», whole mesas
+"""Casual leagues through the simulated Discord: sign-up, the draw, «Jugar», whole mesas
 recorded by the bot, standings after each mesa, a walkover at the deadline on the simulated clock, a
 restart in the middle of a round, the champion; a 2 v 2 league with pair sign-up; organizer tools."""
 
@@ -15,7 +15,7 @@ DAY = 86400
 
 @pytest.fixture
 def db_path(database_url):
-    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL)."""
     return database_url
 
 

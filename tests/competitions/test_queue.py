@@ -1,4 +1,4 @@
-"""The matchmaking queue (issue 11): join, get matched, accept within 60 s, play at a table the bot opens in
+"""The matchmaking queue: join, get matched, accept within 60 s, play at a table the bot opens in
 a thread of the queue channel. 2 v 2 teams balanced by rating, a no-show, an expiry with its 20-minute
 "still there?", a double join refused, and entries that survive a restart."""
 
@@ -18,7 +18,7 @@ from tests.support.helpers import custom_ids
 
 @pytest.fixture
 def db_path(database_url):
-    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL)."""
     return database_url
 
 

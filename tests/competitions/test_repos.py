@@ -1,4 +1,4 @@
-"""The competitions' SQL (issue 11) on both backends (issue 13): queue entries and channels, the
+"""The competitions' SQL on both backends: queue entries and channels, the
 organizer role, leagues with their sides, draw and fixtures, and the fixture result written inside the
 transaction that saves a mesa's last play."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, part 6, for the competitions: with several bot processes over one PostgreSQL, a league or a
+"""Several processes, for the competitions: with several bot processes over one PostgreSQL, a league or a
 tournament is run by the process of its server's shard (`docs/SCALING.md` §7), but the last play of one of
 its tables may be made by another process (every DM click reaches the process of shard 0). The process
 that runs the competition then records the result from the stored table, once: at once when the save's

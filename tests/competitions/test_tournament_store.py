@@ -1,4 +1,4 @@
-"""Tournaments' own SQL (migration 6, and 11 for the sign-up order) on both backends (issue 13): what a
+"""Tournaments' own SQL (migration 6, and 11 for the sign-up order) on both backends: what a
 tournament service stores is what the next process loads, and a mesa's result is written inside the
 transaction of its last play."""
 

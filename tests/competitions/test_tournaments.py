@@ -1,4 +1,4 @@
-"""Tournaments (issue 11): an 8-player single elimination seeded by rating with its pairings checked round
+"""Tournaments: an 8-player single elimination seeded by rating with its pairings checked round
 by round and a real mesa in it, and a 5-player Swiss of 3 rounds with a bye each round."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tests.support.helpers import custom_ids, play_to_end
 
 @pytest.fixture
 def db_path(database_url):
-    """These competitions tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    """These competitions tests run the bot on each backend (SQLite, PostgreSQL)."""
     return database_url
 
 

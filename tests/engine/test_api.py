@@ -1,4 +1,4 @@
-"""The engine's public API: cards, rules, illegal plays, views, persistence (issue 2)."""
+"""The engine's public API: cards, rules, illegal plays, views, persistence."""
 
 from __future__ import annotations
 

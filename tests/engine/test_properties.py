@@ -1,6 +1,6 @@
 """Property tests: random seeds, presets and 2 or 4 players, random legal plays to the end of whole mesas.
 
-They check every invariant of RULES.md Part 1 ("Engine invariants") and the persistence promises of issue 2,
+They check every invariant of RULES.md Part 1 ("Engine invariants") and the engine's persistence promises (`Game.to_dict`, `snapshot`, `replay`),
 with each seed-002 variant of Part 1 §9 off and on (`VARIANTS`: plain, comodines, periquito, both).
 """
 
@@ -133,7 +133,7 @@ def test_invariants_hold_through_whole_mesas(variant, seed, preset, players):
 @settings(max_examples=5, deadline=None)
 @given(seed=seeds, preset=presets, players=player_counts)
 def test_a_snapshot_and_the_plays_rebuild_the_game_at_every_step(variant, seed, preset, players):
-    """Issue 13: the compact snapshot (no history) plus the plays rebuild an identical game, and
+    """The compact snapshot (no history) plus the plays rebuild an identical game, and
     `restore` rewinds a game to any earlier snapshot of itself."""
     rules = rules_for(preset, variant)
     rng = random.Random(seed)
@@ -156,7 +156,7 @@ def test_a_snapshot_and_the_plays_rebuild_the_game_at_every_step(variant, seed, 
 @given(seed=seeds, players=player_counts)
 @settings(max_examples=5, deadline=None)
 def test_a_snapshot_does_not_grow_with_the_mesa(seed, players):
-    """Issue 13: the saved state after 400 plays is about as big as after 10 (no history in it)."""
+    """The saved state after 400 plays is about as big as after 10 (no history in it)."""
     rng = random.Random(seed)
     game = Game.new(Rules.preset("quito"), players, seed)
     sizes = {}
@@ -247,7 +247,7 @@ def test_views_never_show_hidden_cards_or_ronda_ranks(variant, seed, preset, pla
 @settings(max_examples=5, deadline=None)
 @given(seed=seeds, preset=presets, players=player_counts)
 def test_the_event_log_a_view_shows_is_always_the_fresh_one(variant, seed, preset, players):
-    """`Game.view` keeps each seat's event log and extends it (issue 13): at every step, and after a
+    """`Game.view` keeps each seat's event log and extends it: at every step, and after a
     `restore`, it equals the log computed afresh (other seats' ronda ranks hidden until revealed)."""
     rules = rules_for(preset, variant)
     rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""House rules in the lobby (issue 14): the host's «Reglas de la casa» editor, the lobby listing what
+"""House rules in the lobby: the host's «Reglas de la casa» editor, the lobby listing what
 differs, refusals, a started table's rules fixed, a server default applied to new tables, and mesas rated
 or not by the server's setting."""
 
@@ -15,7 +15,7 @@ from tests.support.helpers import table_of
 
 @pytest.fixture
 def db_path(database_url):
-    """These tests run the bot on each backend (SQLite, PostgreSQL: issue 13)."""
+    """These tests run the bot on each backend (SQLite, PostgreSQL)."""
     return database_url
 
 

@@ -1,4 +1,4 @@
-"""The house-rules menu over the engine's `Rules` (issue 14): every combination the menu allows is a valid
+"""The house-rules menu over the engine's `Rules`: every combination the menu allows is a valid
 `Rules` that the engine deals and plays; a combination it cannot honour is refused, with a reason."""
 
 from __future__ import annotations

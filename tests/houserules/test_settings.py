@@ -1,4 +1,4 @@
-"""A server's house-rule settings (issue 14) in the store, on both backends (issue 13)."""
+"""A server's house-rule settings in the store, on both backends."""
 
 from __future__ import annotations
 

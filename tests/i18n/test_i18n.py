@@ -184,3 +184,18 @@ async def test_a_league_newcomer_gets_the_table_in_their_own_language(world):
     header = next(line for line in latest_hand(world.caro).content.splitlines()  # G7 at a league's table too
                   if line.startswith("**Table #"))  # after "Your turn, caro!" on her turn
     assert world.guild.name in header and "#?" not in header, header
+
+
+async def test_every_command_group_stays_within_discords_25_subcommands(world):
+    """Discord refuses a command with more than 25 subcommands or options (the schema's ``maxItems``); the
+    ``/cuarenta`` group is close to it, so a new subcommand that would be the 26th fails here by name."""
+    from discord import app_commands
+
+    for command in world.bot.tree.get_commands():
+        if isinstance(command, app_commands.Group):
+            assert len(command.commands) <= 25, (command.name, len(command.commands))
+            for sub in command.commands:
+                if isinstance(sub, app_commands.Group):
+                    assert len(sub.commands) <= 25, (command.name, sub.name, len(sub.commands))
+    cuarenta = world.bot.tree.get_command("cuarenta")
+    assert isinstance(cuarenta, app_commands.Group) and len(cuarenta.commands) >= 20

@@ -1,5 +1,5 @@
 """A Brazilian plays a whole mesa: every ephemeral answer and every DM is in Portuguese, and nothing in
-them is Spanish or English catalog text (issue 10). A locale without a catalog falls back to the server's
+them is Spanish or English catalog text. A locale without a catalog falls back to the server's
 language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings on Discord (issue 4): rating wired into persistence (exactly once, also across a restart),
+"""Ratings on Discord: rating wired into persistence (exactly once, also across a restart),
 leaderboard pages and the 1v1/2v2 switch, stats and history after real mesas checked against values
 computed from the engine events, seasons, settings, permissions, and two servers kept apart."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, item 6: the store follows every process's saves on a connection it checks and replaces
+"""The store follows every process's saves on a connection it checks and replaces
 (`bot.store.saves.SavedVersions`). Here over a stand-in for PostgreSQL's notices, to drive each case
 exactly; `tests/tables/test_shared_tables.py` runs the same connection against a real server."""
 

@@ -1,4 +1,4 @@
-"""The store, on both backends (SQLite and PostgreSQL, issue 13): numbered migrations applied once, one open
+"""The store, on both backends (SQLite and PostgreSQL): numbered migrations applied once, one open
 table per channel, settings, plays, the compact snapshot migration."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ async def test_guild_language_is_stored(database_url):
 
 
 async def test_migration_9_turns_whole_saved_games_into_snapshots_that_rebuild_them(blank_database_url):
-    """Issue 13: a table saved before the compact snapshot (a whole version-1 game, and one of its plays
+    """A table saved before the compact snapshot (a whole version-1 game, and one of its plays
     missing from ``plays``) is rewritten as a snapshot, and loads as exactly the same game."""
     import json
     import random

@@ -28,7 +28,7 @@ class Write:
     message: int | None
     body: Any
     via_token: bool = False
-    """Made through an interaction token (a DM hand's edit, alert or deletion; issue 13), not the bot's."""
+    """Made through an interaction token (a DM hand's edit, alert or deletion), not the bot's."""
 
 
 @dataclass

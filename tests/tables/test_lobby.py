@@ -101,7 +101,7 @@ async def test_leave_when_not_seated_is_refused_and_after_start_hands_the_seat_o
     assert not_seated.response.content == "You are not seated at this table."
     await world.beto.slash(world.channel, "cuarenta join")
     started = await world.beto.slash(world.channel, "cuarenta leave")
-    assert "a computer player takes over your seat" in started.response.content  # issue 6: no longer refused
+    assert "a computer player takes over your seat" in started.response.content  # no longer refused
 
 
 async def test_only_the_host_starts_and_computers_fill_the_seats(world):

@@ -1,4 +1,4 @@
-"""Ended tables leave memory (issue 13: a play costs the same after a day of play as after a minute). A
+"""Ended tables leave memory (a play costs the same after a day of play as after a minute). A
 finished or closed table is dropped from the table service, the presenter and the DM hands' state
 `KEEP_ENDED` seconds after its last change; an open one never is. Every button on its messages answers
 afterwards exactly as it did while the table was in memory, read from the store."""

@@ -1,4 +1,4 @@
-"""Issue 6 at the service level, on a `ManualClock` (never the real one): turn timers, reminders, expiry,
+"""Presence at the service level, on a `ManualClock` (never the real one): turn timers, reminders, expiry,
 AFK hand-over and return, leaving and kicks mid-game, lobby timeout, everyone gone, deleted channels,
 restarts that resume the time left, and two tables that never touch each other."""
 

@@ -1,4 +1,4 @@
-"""Rematch with consent (issue 9): «Revancha» opens a ready check; a new mesa is dealt only when every
+"""Rematch with consent: «Revancha» opens a ready check; a new mesa is dealt only when every
 person accepts within a minute; a decline or the timeout cancels it."""
 
 from __future__ import annotations

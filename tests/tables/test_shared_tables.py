@@ -1,4 +1,4 @@
-"""Issue 13, part 6: two bot processes over one PostgreSQL (`bot.tables.shared`, `docs/SCALING.md`).
+"""Two bot processes over one PostgreSQL (`bot.tables.shared`, `docs/SCALING.md`).
 
 Two table services, each with its own event loop in its own thread and its own connection pool, serve one
 table. Every click is sent to both at the same moment (a double click that two processes receive), and

@@ -1,4 +1,4 @@
-"""Issue 6 through Discord (SimCord): turn timers driven by SimCord's virtual clock (``env.advance_time``;
+"""Presence through Discord (SimCord): turn timers driven by SimCord's virtual clock (``env.advance_time``;
 the bot's clock is `bot.app.DiscordClock`), reminders, expiry, AFK hand-over and return, leaving, kicks,
 members removed, deleted channels, the lobby timeout, restarts, and tables that never cross."""
 

@@ -1,4 +1,4 @@
-"""No click ever fails (issue 12, fault 1): every component interaction gets exactly one answer, whatever
+"""No click ever fails: every component interaction gets exactly one answer, whatever
 the message now shows, after a restart, and for custom_ids that are not (or no longer) ours."""
 
 from __future__ import annotations

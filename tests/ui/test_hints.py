@@ -1,5 +1,5 @@
 """Pistas: a practice table's hands mark the plays that capture and what each scores at once; a hinted
-mesa is never rated (issue 10)."""
+mesa is never rated."""
 
 from __future__ import annotations
 

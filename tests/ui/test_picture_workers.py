@@ -1,4 +1,4 @@
-"""Table pictures drawn in worker processes (issue 13): the ``PICTURE_WORKERS`` setting, `PictureWorkers`,
+"""Table pictures drawn in worker processes: the ``PICTURE_WORKERS`` setting, `PictureWorkers`,
 the words and the picture of one table message showing one moment, and a mesa through SimCord with them."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.ui.notifier import DiscordNotifier
 from bot.ui.picture import SIZE, SceneError, render_table
 from bot.ui.picture_workers import PictureWorkers
 from bot.ui.table_scene import table_scene
-from tests.support.helpers import pick_play, play_through_ui, public_message, table_of
+from tests.support.helpers import REAL_PROCESS_SETTLE, pick_play, play_through_ui, public_message, table_of
 
 
 def test_picture_workers_is_read_from_the_environment():
@@ -177,6 +177,7 @@ def simcord_bot(make_bot):
 
 
 async def test_a_mesa_whose_pictures_are_drawn_by_a_worker_process_and_a_restart(world, make_bot):
+    world.env.settle_timeout = REAL_PROCESS_SETTLE
     bot = world.bot
     assert isinstance(bot.picture_workers, PictureWorkers) and bot.notifier.picture_workers is bot.picture_workers
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="quito")

@@ -1,4 +1,4 @@
-"""Issue 13: the bot counts its own bot-token request rate (Discord allows about 50/s for the whole bot)
+"""The bot counts its own bot-token request rate (Discord allows about 50/s for the whole bot)
 and, while it is at the limit, table message edits (optional: the next one shows every play) wait."""
 
 from __future__ import annotations

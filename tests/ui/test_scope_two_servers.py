@@ -1,4 +1,4 @@
-"""Hostile QA across two servers (issue 31 follow-up).
+"""Hostile QA across two servers.
 
 Server A is `world` ("Quito Club": ana, beto, caro, dani, eva). Server B ("Guayaquil") has zoe, an admin of B
 only, whose client is in Spanish, and ana is a member of both servers. Every attempt must get exactly one

@@ -1,4 +1,4 @@
-"""Issue 13, item 6 (`docs/SCALING.md` §5): who writes a table's public messages when several bot processes
+"""Who writes a table's public messages when several bot processes
 serve it over one PostgreSQL. The process that made the latest change writes them; a process whose copy
 is behind drops its pending writes, and an edit that another process's change overtook on its way is
 followed by a fresh one. The presenter never asks whether it is behind: the service tells it (`overtaken`,

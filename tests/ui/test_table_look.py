@@ -1,4 +1,4 @@
-"""Issue 9 through SimCord, with the bot as in production (edits coalesced once a second, Discord's write
+"""How the table looks, through SimCord, with the bot as in production (edits coalesced once a second, Discord's write
 budget on, the table picture and the card emojis): whole mesas played in virtual time, checked at every
 step: every play on the public record, sorted hands, capture menus without twins, turn alerts as new
 messages only when the person is not at the table, and never more than 5 writes in 5 s in any channel."""

@@ -1,4 +1,4 @@
-"""The picture's scene is built from public state only, and says what the table shows (issue 9)."""
+"""The picture's scene is built from public state only, and says what the table shows."""
 
 from __future__ import annotations
 

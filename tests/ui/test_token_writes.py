@@ -1,4 +1,4 @@
-"""Issue 13: a DM hand's writes go through the interaction token of the person's last click on it (edits,
+"""A DM hand's writes go through the interaction token of the person's last click on it (edits,
 turn alerts as follow-ups, deletions of the old hand), which Discord does not count against the bot's
 global rate limit; the bot's own token is used only when no live token exists or the token path fails."""
 

@@ -1,5 +1,5 @@
-"""«¿Por qué?» on the public table: the last play explained ephemerally, through `Game.explain`
-(issue 10). Two people play a 1 v 1 through their DM hands, steering toward a caída, a limpia, a sum
+"""«¿Por qué?» on the public table: the last play explained ephemerally, through `Game.explain`.
+Two people play a 1 v 1 through their DM hands, steering toward a caída, a limpia, a sum
 with an escalera and a trail; after each, a spectator clicks «¿Por qué?»."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Migration 9 (issue 13): tables save a compact snapshot of their game, not the whole game.
+"""Migration 9: tables save a compact snapshot of their game, not the whole game.
 
 Every ``tables.game`` still stored as a whole game (version 1: the state plus every event and play) becomes
 a version-2 snapshot: the same state fields, with the history replaced by its counts (``play_count``,

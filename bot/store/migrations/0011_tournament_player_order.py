@@ -1,4 +1,4 @@
-"""Migration 11 (issue 13): the sign-up order of a tournament's players as a column.
+"""Migration 11: the sign-up order of a tournament's players as a column.
 
 SQLite kept it as the hidden ``rowid``, which PostgreSQL does not have; ``position`` now holds it on both
 (existing rows take their rowid, which keeps their order).
