@@ -121,6 +121,8 @@ def _poll_settle_faster(env) -> None:
     settle = env._settle_internal
 
     async def settle_polling_faster(*, idle: float = SETTLE_POLL, **kwargs) -> None:
+        if kwargs.get("timeout") is not None:  # SimCord's attach of a restarted bot asks for 5 s flat
+            kwargs["timeout"] = max(kwargs["timeout"], env.settle_timeout)
         await settle(idle=min(idle, SETTLE_POLL), **kwargs)
 
     env._settle_internal = settle_polling_faster
