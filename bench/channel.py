@@ -1,7 +1,7 @@
 """How much of the channel a mesa takes at phone width: the messages it leaves, and the live table's height.
 
 The unmodified bot runs in SimCord as in production (edits coalesced once a second, the write budget on,
-the table picture), and whole mesas are played in virtual time (`tests.bot.clocked.play_clocked`): a
+the table picture), and whole mesas are played in virtual time (`tests.support.clocked.play_clocked`): a
 1 v 1 of a person against a computer, and a 2 v 2 of two people and two computers. Every message left
 in the table's channel at the end is drawn as Discord draws it, 390 px wide, by
 ``../shared/tools/discord-preview`` (headless Chromium), and its height measured; the live table is
@@ -33,7 +33,7 @@ from simcord.backend.serializers import message_payload  # noqa: E402
 
 from bot.app import CuarentaBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from tests.bot.clocked import play_clocked  # noqa: E402
+from tests.support.clocked import play_clocked  # noqa: E402
 
 PREVIEW = ROOT.parent / "shared" / "tools" / "discord-preview" / "preview.py"
 HEADER = 0

@@ -44,7 +44,7 @@ from bot.app import CuarentaBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.tables import PLAYING, choose_play  # noqa: E402
 from bot.tables.choices import outcome  # noqa: E402
-from tests.bot.helpers import custom_ids, latest_hand, select_values  # noqa: E402
+from tests.support.helpers import custom_ids, latest_hand, select_values  # noqa: E402
 
 
 class Probe:

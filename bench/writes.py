@@ -29,7 +29,7 @@ import simcord  # noqa: E402
 
 from bot.app import CuarentaBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from tests.bot.clocked import WriteLog, play_clocked  # noqa: E402
+from tests.support.clocked import WriteLog, play_clocked  # noqa: E402
 
 
 async def scenario(name: str, players: int, people: int, mesa: int) -> dict[str, float]:

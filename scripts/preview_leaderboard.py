@@ -31,7 +31,7 @@ import simcord  # noqa: E402
 from bench.channel import PREVIEW, _inline, _preview_message  # noqa: E402
 from bot.app import CuarentaBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from tests.bot.clocked import play_clocked  # noqa: E402
+from tests.support.clocked import play_clocked  # noqa: E402
 
 
 def _height(messages: list[dict], out: Path, name: str, names: dict[str, str], theme: str) -> int:

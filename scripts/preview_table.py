@@ -31,7 +31,7 @@ from bot.app import CuarentaBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.engine import DECK  # noqa: E402
 from bot.ui.cardart import emoji_png  # noqa: E402
-from tests.bot.clocked import play_clocked  # noqa: E402
+from tests.support.clocked import play_clocked  # noqa: E402
 
 NOW = 1767225600
 

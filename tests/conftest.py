@@ -26,6 +26,9 @@ import pytest
 from bot.store.db import create_postgres_database, drop_postgres_database
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytest_plugins = ["tests.support.bot_fixtures"]
+"""The SimCord harness (``world``, ``make_bot``, ``service`` …) for every test directory."""
 _names = itertools.count(1)
 
 

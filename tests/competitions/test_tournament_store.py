@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.competitions.referee import Place
 from bot.competitions.tournaments import Match, TournamentService
 from bot.tables import TableService
-from tests.bot.helpers import pick_play
+from tests.support.helpers import pick_play
 
 GUILD = 1_300_000_000_000_000_001
 CHANNEL = 1_300_000_000_000_000_002

@@ -8,7 +8,8 @@ from bot.engine import Play
 from bot.tables import FINISHED
 from bot.ui import render
 from bot.ui.items import HandButton, WhyButton
-from tests.bot.test_render import _hand_table
+
+from .test_render import _hand_table
 
 
 def _components(payload: render.Payload) -> list[dict]:
