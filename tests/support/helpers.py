@@ -461,12 +461,6 @@ def texts_of(message) -> list[str]:
     return [p for p in parts if p]
 
 
-RECORD_V2 = ("the table message is a Components V2 layout: it becomes its hand's record once the record is built "
-             "in the message's kind (`Messages.public_layout`, the hand-record work); until then Discord refuses "
-             "the embed edit (V2 messages take no embeds) and the record is posted below it")
-"""The reason of the tests marked ``xfail`` until the hand record follows the table message's kind."""
-
-
 def button_labels(message: Any) -> list[str]:
     """The labels of a message's buttons, in order, layouts included."""
     return [_get(item, "label", None) or "" for item in walk(message)

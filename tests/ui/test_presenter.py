@@ -12,9 +12,9 @@ from bot.tables import Messages, Seat, Table
 from bot.ui import delivery
 from bot.ui.notifier import DiscordNotifier
 from tests.support.helpers import (
-    RECORD_V2,
     controls,
     custom_ids,
+    galleries,
     is_layout,
     latest_hand,
     layout_texts,
@@ -117,7 +117,6 @@ async def test_a_burst_of_changes_makes_one_edit(monkeypatch):
     assert edits == [posted]
 
 
-@pytest.mark.xfail(reason=RECORD_V2, strict=False)
 @pytest.mark.simcord_bot(pictures=True)
 async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the_next_is_posted(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2)
@@ -130,12 +129,12 @@ async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the
     await world.env.advance_time(3)
     assert table.messages.public != first
     old = next(m for m in world.channel.history() if m.id == first)
-    assert old.embeds[0].title == "Mano 1 · Mesa #1"
-    text = old.embeds[0].description
-    assert "Marcador:" in text and len(text.splitlines()) <= 5, "a short record"
-    assert not old.attachments, "the record has no picture"
-    ids = [c.custom_id for row in old.components for c in row.children]
-    assert ids == ["c4:j:1:1"], "its one button: «Ver jugadas»"
+    assert is_layout(old), "a V2 table message becomes a V2 record"
+    text = "\n".join(layout_texts(old))
+    assert "Mano 1 · Mesa #1" in text
+    assert "Marcador:" in text and len(text.splitlines()) <= 6, "a short record"
+    assert not old.attachments and not galleries(old), "the record has no picture"
+    assert custom_ids(old) == ["c4:j:1:1"], "its one button: «Ver jugadas»"
     plays = await world.beto.click(old, custom_id="c4:j:1:1")
     log = plays.response.embeds[0].description
     assert plays.ephemeral and "**Deal 1:**" in log and "**Deal 4:**" in log, log
