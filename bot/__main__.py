@@ -27,7 +27,9 @@ QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "a
 
 
 async def run(settings: Settings, command: str) -> int:
-    """Run the bot (``command == "run"``) or sync its commands (``"sync"``); returns an exit code."""
+    """Run the bot (``command == "run"``) or sync its commands (``"sync"``) against the Discord HTTP API
+    at ``settings.discord_api_base``; returns an exit code."""
+    discord.http.Route.BASE = settings.discord_api_base  # every Route built from now on
     bot = CuarentaBot(settings, sync_only=command == "sync")
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

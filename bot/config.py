@@ -18,6 +18,9 @@ Variables (see `.env.example`):
         (every process is given the same count). Both unset (the default): one process runs every shard,
         their count from Discord. A process that runs only some of the shards needs DATABASE_URL: the
         processes share one PostgreSQL.
+    DISCORD_API_BASE: the root of Discord's HTTP API, default ``https://discord.com/api/v10`` (Discord's
+        own); an ``http://`` or ``https://`` URL, its trailing ``/`` dropped. Set it only to run the bot
+        against a fake Discord in tests and benchmarks (the gateway's address comes from that API).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+DISCORD_API = "https://discord.com/api/v10"
+"""Discord's real HTTP API, the default of DISCORD_API_BASE."""
 
 
 class ConfigError(ValueError):
@@ -103,6 +109,9 @@ class Settings:
     """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""
     shard_count: int | None = None
     """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
+    discord_api_base: str = DISCORD_API
+    """The root of Discord's HTTP API (no trailing ``/``), applied to ``discord.http.Route.BASE`` at start:
+    Discord's own unless a test points the bot at a fake Discord."""
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
@@ -123,7 +132,8 @@ class Settings:
         Raises:
             ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
-                ``postgresql://`` URL, or SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`).
+                ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
+                DISCORD_API_BASE is not an ``http://`` or ``https://`` URL.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -142,6 +152,9 @@ class Settings:
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
         shard_ids, shard_count = _shards(env, shared_database=bool(url))
+        api_base = (env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or DISCORD_API
+        if not api_base.startswith(("http://", "https://")) or "://" == api_base[-3:]:
+            raise ConfigError(f"DISCORD_API_BASE must be an http:// or https:// URL, not {api_base[:40]!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -153,4 +166,5 @@ class Settings:
             picture_workers=picture_workers,
             shard_ids=shard_ids,
             shard_count=shard_count,
+            discord_api_base=api_base,
         )

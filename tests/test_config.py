@@ -207,3 +207,31 @@ async def test_a_restarted_bot_resumes_the_open_tables_of_its_own_shards_only(wo
         assert bot.tables.serves_guild(world.guild.id) is resumed
         assert (1 in bot.tables.tables) is resumed, f"shards {runs}: table #1 resumed should be {resumed}"
     assert world.env.errors == []
+
+
+def test_the_discord_api_base_defaults_to_discord_and_can_point_at_a_fake(monkeypatch):
+    assert Settings.from_env({}).discord_api_base == "https://discord.com/api/v10"
+    s = Settings.from_env({"DISCORD_API_BASE": " http://127.0.0.1:8123/api/v10/ "})
+    assert s.discord_api_base == "http://127.0.0.1:8123/api/v10"
+    for bad in ("127.0.0.1:8123", "ftp://x", "https://"):
+        with pytest.raises(ConfigError, match="DISCORD_API_BASE"):
+            Settings.from_env({"DISCORD_API_BASE": bad})
+
+
+def test_the_bot_sends_its_requests_to_the_discord_api_base(monkeypatch):
+    import discord
+
+    from bot import __main__ as entry
+    from bot.app import CuarentaBot
+
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    seen: list[str] = []
+
+    async def fake_login(self, token):  # the first request the bot would make
+        seen.append(discord.http.Route("GET", "/users/@me").url)
+        raise discord.LoginFailure("no")
+
+    monkeypatch.setattr(CuarentaBot, "login", fake_login)
+    settings = Settings(token="t", discord_api_base="http://127.0.0.1:9/api/v10")
+    assert entry.event_loop.run(entry.run(settings, "run")) != 0
+    assert seen == ["http://127.0.0.1:9/api/v10/users/@me"]
