@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
+from collections.abc import Mapping
 
 import aiohttp
 import discord
@@ -24,6 +26,23 @@ log = logging.getLogger("bot")
 
 QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite", "asyncpg")
 """Loggers held at INFO or above whatever LOG_LEVEL says: at DEBUG they would print hidden cards."""
+
+PLAIN_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
+"""discord.py's own format without colours (``str.format`` style, dates ``%Y-%m-%d %H:%M:%S``)."""
+
+
+def log_formatter(stream: object, environ: Mapping[str, str] | None = None) -> logging.Formatter | None:
+    """The formatter for log lines written to ``stream``: None (discord.py's colour formatter) only when
+    ``stream`` is a terminal and NO_COLOR is unset or empty, else `PLAIN_FORMAT` with no ANSI codes.
+
+    discord.py alone also colours a stream that is not a terminal when it runs in a container (it finds
+    ``/.dockerenv``), which puts escape codes in ``podman logs``, journald and log files.
+    """
+    env = os.environ if environ is None else environ
+    isatty = getattr(stream, "isatty", None)
+    if callable(isatty) and isatty() and not env.get("NO_COLOR"):
+        return None
+    return logging.Formatter(PLAIN_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
 
 
 async def run(settings: Settings, command: str) -> int:
@@ -82,7 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print("DISCORD_TOKEN is empty: copy .env.example to .env and fill it in.", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+    formatter = log_formatter(sys.stderr)
+    if formatter is None:
+        discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+    else:
+        discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True, formatter=formatter)
     # discord.py logs request bodies at DEBUG (DM bodies hold hands) and aiosqlite logs every statement
     # with its parameters (the saved game holds every hand and the stock): keep those loggers at INFO.
     for name in QUIET_LOGGERS:
