@@ -14,8 +14,10 @@ bot user, no guilds, a session id and the shard the IDENTIFY named; each HEARTBE
 HEARTBEAT_ACK (op 11). A RESUME (op 6) is answered with INVALID_SESSION (op 9, not resumable), so the bot
 identifies again.
 
-Run it alone with ``python -m tests.support.fake_gateway [--host H] [--port P]``: it prints
-``fake discord listening on http://H:P`` once it serves, then a line per IDENTIFY. In a test, use
+Run it alone with ``python -m tests.support.fake_gateway [--host H] [--port P] [--advertise A]``: it prints
+``fake discord listening on http://H:P`` once it serves, then a line per IDENTIFY. ``--advertise`` is the
+host name put in the gateway URL it hands out (default H): a container on a bridge network reaches the
+host as ``host.containers.internal``. In a test, use
 `FakeGateway` (`start`, `stop`, ``identified``: an `asyncio.Event` set at the first IDENTIFY).
 """
 
@@ -59,9 +61,11 @@ class FakeGateway:
         unknown: requests to routes this fake does not serve, by ``"METHOD path"``.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, advertise: str = "") -> None:
         self.host = host
         self.port = port
+        self.advertise = advertise or host
+        """The host name in the URLs handed to the bot (the gateway's)."""
         self.identified = asyncio.Event()
         self.identifies: list[dict[str, Any]] = []
         self.heartbeats = 0
@@ -74,12 +78,12 @@ class FakeGateway:
 
     @property
     def api_base(self) -> str:
-        """The value for DISCORD_API_BASE: ``http://host:port/api/v10``."""
-        return f"http://{self.host}:{self.port}/api/v10"
+        """The value for DISCORD_API_BASE: ``http://advertise:port/api/v10``."""
+        return f"http://{self.advertise}:{self.port}/api/v10"
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://{self.host}:{self.port}/gateway"
+        return f"ws://{self.advertise}:{self.port}/gateway"
 
     def snowflake(self) -> int:
         ms = int(time.time() * 1000) - DISCORD_EPOCH
@@ -191,8 +195,8 @@ class FakeGateway:
             self._runner = None
 
 
-async def _serve(host: str, port: int) -> None:
-    fake = FakeGateway(host, port)
+async def _serve(host: str, port: int, advertise: str) -> None:
+    fake = FakeGateway(host, port, advertise)
     await fake.start()
     print(f"fake discord listening on http://{fake.host}:{fake.port}", flush=True)
     await asyncio.Event().wait()
@@ -202,9 +206,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--advertise", default="", help="host name in the gateway URL (default: --host)")
     args = parser.parse_args()
     try:
-        asyncio.run(_serve(args.host, args.port))
+        asyncio.run(_serve(args.host, args.port, args.advertise))
     except KeyboardInterrupt:
         pass
 
