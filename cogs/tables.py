@@ -175,10 +175,10 @@ class TablesCog(TablePlayMixin, commands.Cog):
 
         async def run(lang: str) -> None:
             guild_id = interaction.guild_id or 0
-            self.service.check_host(interaction.user.id)  # before a thread is opened for a table refused
             place = await places.open_place(interaction, await self.service.table_place(guild_id),
                                             host=interaction.user.display_name, players=players, lang=lang,
-                                            public_lang=await self.service.public_language(guild_id))
+                                            public_lang=await self.service.public_language(guild_id),
+                                            before_thread=lambda: self.service.check_host(interaction.user.id))
             try:
                 table = await self.service.create(
                     guild_id=guild_id, channel_id=place.channel_id, user_id=interaction.user.id,

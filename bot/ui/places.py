@@ -13,6 +13,7 @@ cost a write and post a rename notice in it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,11 +53,6 @@ class TablePlace:
     missing: tuple[str, ...] = ()
     refused: bool = False
 
-    @property
-    def fell_back(self) -> bool:
-        """A thread was asked for and the table plays in the channel instead."""
-        return bool(self.missing) or self.refused
-
 
 def thread_name(host: str, players: int, lang: str) -> str:
     """The name of a table's thread in ``lang``: the host's name and the mode («Mesa de ana · 2 v 2»), at most
@@ -73,15 +69,18 @@ def _require(perms: discord.Permissions, needed: tuple[str, ...], lang: str) -> 
 
 
 async def open_place(interaction: discord.Interaction, setting: str, *, host: str, players: int, lang: str,
-                     public_lang: str) -> TablePlace:
+                     public_lang: str, before_thread: Callable[[], None]) -> TablePlace:
     """The place of the table ``interaction`` (a ``/cuarenta new``) opens: with ``setting`` ``"thread"`` in a
     text channel, a new public thread of it named by `thread_name` in ``public_lang``; else the channel
     (or thread) the command was run in. Where a thread cannot be opened (a permission missing, or Discord
-    refuses), the channel, saying why (`TablePlace.missing`, `TablePlace.refused`).
+    refuses), the channel, saying why (`TablePlace.missing`, `TablePlace.refused`). ``before_thread`` is
+    called just before a thread would be opened: it raises what creating the table would refuse, so no
+    thread is opened for a table that cannot be.
 
     Raises:
         TableError: ``err.bot_permissions_which`` (params: missing, in ``lang``): the bot lacks what a table
-            needs where it would play (`bot.ui.permissions.table_needs`); nothing was opened.
+            needs where it would play (`bot.ui.permissions.table_needs`); nothing was opened. Whatever
+            ``before_thread`` raises.
     """
     channel = interaction.channel
     perms = interaction.app_permissions
@@ -91,6 +90,7 @@ async def open_place(interaction: discord.Interaction, setting: str, *, host: st
         return here
     lacking = tuple(permissions.missing(perms, permissions.THREAD_OPENING))
     if not lacking:
+        before_thread()
         kind = discord.ChannelType.news_thread if channel.is_news() else discord.ChannelType.public_thread
         try:
             thread = await channel.create_thread(name=thread_name(host, players, public_lang), type=kind,
