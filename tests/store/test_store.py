@@ -216,3 +216,26 @@ async def test_the_presenters_message_ids_are_kept_apart_from_the_tables_saves(d
     await messages.save(tid + 1, {"lobby": 7})
     assert await messages.load(tid + 1) == {}
     await store.close()
+
+
+async def test_migration_16_adds_where_tables_play_as_the_channel_keeping_every_other_setting(blank_database_url):
+    """A server's settings stored before migration 16 read back the same after it, with its tables in the
+    channel; the column takes only ``channel`` and ``thread``."""
+    from bot.ratings import Ratings
+
+    database_url = blank_database_url
+    store = await Store.open(database_url, schema=15)
+    await store.db.execute("INSERT INTO guild_settings (guild_id, min_games, default_preset, reset_policy)"
+                           " VALUES (?, ?, ?, ?)", 7, 3, "cuenca", "hard")
+    await store.close()
+
+    store = await Store.open(database_url)
+    assert await store.schema_version() == 16
+    settings = await Ratings(store.db).settings(7)
+    assert (settings.table_place, settings.min_games, settings.default_preset, settings.reset_policy) == (
+        "channel", 3, "cuenca", "hard")
+    await store.db.execute("UPDATE guild_settings SET table_place = 'thread' WHERE guild_id = 7")
+    assert (await Ratings(store.db).settings(7)).table_place == "thread"
+    with pytest.raises(IntegrityError):
+        await store.db.execute("UPDATE guild_settings SET table_place = 'forum' WHERE guild_id = 7")
+    await store.close()
