@@ -35,6 +35,7 @@ from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
 import aiohttp
+import discord
 
 from bot.config import Settings
 from bot.store import SchemaTooNewError, Store, StoreError
@@ -48,6 +49,11 @@ MAX_WAIT = 30.0
 
 ATTEMPT_TIMEOUT = 10.0
 """Seconds one try of Discord or of a PostgreSQL connection may take before it counts as timed out."""
+
+
+_USER_AGENT = (f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) "
+               f"Python/{sys.version_info[0]}.{sys.version_info[1]} aiohttp/{aiohttp.__version__}")
+"""discord.py's own User-Agent, which Discord asks of a bot's requests."""
 
 
 class StartupError(Exception):
@@ -221,7 +227,7 @@ async def retrying(attempt: Callable[[], Awaitable[T]], failure: Callable[[BaseE
         if not error.transient:
             raise error
         if left <= 0:
-            raise StartupError(f"{error} (gave up after {seconds:.0f} s: STARTUP_RETRY_SECONDS)")
+            raise StartupError(f"{error} (gave up after {seconds:.0f} s: STARTUP_RETRY_SECONDS)" if seconds else str(error))
         pause = min(wait, left)
         log.warning("%s; trying again in %.0f s (giving up in %.0f s)", error, pause, left)
         with contextlib.suppress(TimeoutError):
@@ -286,9 +292,9 @@ async def check_discord(settings: Settings) -> None:
     """
     host = urlsplit(settings.discord_api_base).netloc
     timeout = aiohttp.ClientTimeout(total=ATTEMPT_TIMEOUT)
+    headers = {"Authorization": f"Bot {settings.token}", "User-Agent": _USER_AGENT}
     async with aiohttp.ClientSession(timeout=timeout) as session, session.get(
-            settings.discord_api_base + "/users/@me", headers={"Authorization": f"Bot {settings.token}"},
-            allow_redirects=False) as response:
+            settings.discord_api_base + "/users/@me", headers=headers, allow_redirects=False) as response:
         status, reason = response.status, response.reason or ""
     if status == 401:
         raise StartupError(f"DISCORD_TOKEN was refused by Discord ({host} answered 401 {reason})")
