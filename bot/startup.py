@@ -44,6 +44,9 @@ log = logging.getLogger("bot")
 
 T = TypeVar("T")
 
+FIRST_WAIT = 1.0
+"""Seconds between the first two tries of a start; each later wait doubles, up to `MAX_WAIT`."""
+
 MAX_WAIT = 30.0
 """The longest wait, in seconds, between two tries of a start."""
 
@@ -205,7 +208,7 @@ async def retrying(attempt: Callable[[], Awaitable[T]], failure: Callable[[BaseE
     """``await attempt()``, tried again while it fails transiently, for ``seconds`` in all.
 
     Each failure is turned into a `StartupError` by ``failure`` (None: raised as it is). A transient one
-    is logged in one WARNING line and tried again after a wait that doubles from 1 s up to `MAX_WAIT`,
+    is logged in one WARNING line and tried again after a wait that doubles from `FIRST_WAIT` up to `MAX_WAIT`,
     while the next try starts within ``seconds`` of the first.
 
     Returns:
@@ -215,7 +218,7 @@ async def retrying(attempt: Callable[[], Awaitable[T]], failure: Callable[[BaseE
         StartupError: a failure that is not transient, or the last transient one.
     """
     deadline = time.monotonic() + seconds
-    wait = 1.0
+    wait = FIRST_WAIT
     while True:
         try:
             return await attempt()
@@ -319,5 +322,5 @@ async def reach_discord(settings: Settings, stopping: asyncio.Event) -> bool:
                                seconds=settings.startup_retry_seconds, stopping=stopping))
 
 
-__all__ = ["ATTEMPT_TIMEOUT", "MAX_WAIT", "SqliteLock", "StartupError", "check_discord", "database_label",
+__all__ = ["ATTEMPT_TIMEOUT", "FIRST_WAIT", "MAX_WAIT", "SqliteLock", "StartupError", "check_discord", "database_label",
            "open_store", "reach_discord", "retrying", "start_line", "version"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.metadata
+import logging
 import os
 import re
 import signal
@@ -17,6 +18,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import pytest
 from aiohttp import web
 
 from bot.store import Store, migrations
@@ -207,3 +209,50 @@ async def test_an_older_schema_is_migrated_and_the_start_line_lists_what_ran(tmp
     assert f"migrations applied on this start: {applied}" in err
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == newest[0]
+
+
+async def test_a_transient_failure_is_tried_again_each_retry_one_line(monkeypatch, caplog):
+    from bot import startup
+
+    monkeypatch.setattr(startup, "FIRST_WAIT", 0.01)
+    failures = [ConnectionRefusedError(111, "refused"), TimeoutError()]
+
+    async def attempt() -> str:
+        if failures:
+            raise failures.pop(0)
+        return "open"
+
+    def failure(exc: BaseException) -> startup.StartupError:
+        return startup.StartupError(f"cannot reach it: {startup._reason(exc)}", transient=True)
+
+    caplog.set_level(logging.WARNING, logger="bot")
+    assert await startup.retrying(attempt, failure, seconds=600, stopping=asyncio.Event()) == "open"
+    assert [r.getMessage().split(";")[0] for r in caplog.records] == [
+        "cannot reach it: Connection refused", "cannot reach it: timed out"]
+
+
+async def test_a_lasting_failure_is_not_tried_again_and_an_unknown_one_goes_up_as_it_is():
+    from bot import startup
+
+    calls: list[int] = []
+
+    async def refused() -> None:
+        calls.append(1)
+        raise PermissionError(13, "no")
+
+    with pytest.raises(startup.StartupError, match="for good"):
+        await startup.retrying(refused, lambda exc: startup.StartupError("for good"), seconds=600,
+                               stopping=asyncio.Event())
+    assert calls == [1]
+    with pytest.raises(PermissionError):
+        await startup.retrying(refused, lambda exc: None, seconds=600, stopping=asyncio.Event())
+
+
+def test_the_database_is_named_without_its_password():
+    from bot.config import Settings
+    from bot.startup import database_label
+
+    assert database_label(Settings(database_url="postgresql://bot:s3cret@db.example:6543/cuarenta")) == \
+        "postgresql db.example:6543/cuarenta"
+    assert database_label(Settings(database_url="postgresql://bot:s3cret@db")) == "postgresql db:5432/bot"
+    assert database_label(Settings(database_path="/srv/cuarenta.db")) == "sqlite /srv/cuarenta.db"
