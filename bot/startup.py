@@ -116,9 +116,12 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, TimeoutError):
         return "timed out"
     os_error = getattr(exc, "os_error", None)  # aiohttp's ClientConnectorError wraps the OSError
-    number = getattr(os_error if isinstance(os_error, OSError) else exc, "errno", None)
+    cause = os_error if isinstance(os_error, OSError) else exc
+    number = getattr(cause, "errno", None)
     if isinstance(number, int) and number in errno_codes.errorcode:
         return os.strerror(number)
+    if isinstance(cause, OSError) and cause.strerror:  # a name not resolved: "Name or service not known"
+        return _one_line(cause.strerror)
     return _one_line(str(exc)) or type(exc).__name__
 
 
