@@ -1,7 +1,8 @@
 """``python -m bot`` runs the bot; ``python -m bot sync`` syncs the slash commands globally and exits.
 
-Reads `.env` (python-dotenv), sets up logging, and closes the bot and the database cleanly on SIGTERM
-and SIGINT.
+Reads `.env` (python-dotenv), sets up logging, checks the database and then Discord (`bot.startup`: a
+failed start is one ERROR line and exit code 1; a bad setting, exit code 2), and closes the bot and the
+database cleanly on SIGTERM and SIGINT.
 """
 
 from __future__ import annotations

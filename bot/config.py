@@ -57,8 +57,8 @@ class ConfigError(ValueError):
 
 
 def find_dotenv(start: Path | None = None) -> Path | None:
-    """The nearest `.env` file in ``start`` (default the directory of ``bot/``) or one of its parents, as
-    python-dotenv looks for it from the code; None when there is none."""
+    """The nearest `.env` file in the directory ``start`` (default ``bot/`` itself, this module's directory)
+    or one of its parents, as python-dotenv looks for it from the code; None when there is none."""
     here = (start or Path(__file__).resolve().parent).resolve()
     for directory in (here, *here.parents):
         if (directory / ".env").is_file():
