@@ -302,3 +302,11 @@ def test_a_restore_over_a_killed_bot_keeps_its_unsaved_wal_in_the_copy_set_aside
         assert conn.execute("SELECT count(*) FROM guild_settings").fetchone()[0] == 50
     again = restore(database, copy, now=datetime(2026, 12, 5, 8, 30, tzinfo=UTC))
     assert again.set_aside == Path(f"{database}.before-restore-20261205T083000Z-2"), "never overwritten"
+
+
+def test_a_backup_refuses_when_there_is_no_database(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "missing.db"))
+    monkeypatch.setenv("DATABASE_URL", "")
+    assert entry.main(["backup", str(tmp_path / "copy.db")]) == 2
+    assert capsys.readouterr().err == f"backup refused: no database file at {tmp_path / 'missing.db'}\n"
+    assert list(tmp_path.iterdir()) == [], "no database created, no copy written"
