@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the bot; ``python -m bot sync`` syncs the slash commands globally and exits.
+"""``python -m bot`` runs the bot; ``python -m bot sync`` syncs the slash commands globally and exits;
+``python -m bot backup PATH`` and ``restore PATH`` copy the SQLite database out and back (`bot.store.backup`).
 
 Reads `.env` (python-dotenv), sets up logging, checks the database and then Discord (`bot.startup`: a
 failed start is one ERROR line and exit code 1; a bad setting, exit code 2), and closes the bot and the
@@ -92,11 +93,15 @@ async def run(settings: Settings, command: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: ``python -m bot [run|sync]``."""
+    """Entry point: ``python -m bot [run|sync|backup PATH|restore PATH]``."""
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else "run"
+    if command in ("backup", "restore"):
+        from bot.store import backup
+
+        return backup.command(command, args[1:])
     if command not in ("run", "sync"):
-        print("usage: python -m bot [run|sync]", file=sys.stderr)
+        print("usage: python -m bot [run|sync|backup PATH [--force]|restore PATH]", file=sys.stderr)
         return 2
     try:
         settings = Settings.from_env()
