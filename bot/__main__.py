@@ -1,7 +1,9 @@
-"""``python -m bot`` runs the bot; ``python -m bot sync`` syncs the slash commands globally and exits.
+"""``python -m bot`` runs the bot; ``python -m bot sync`` syncs the slash commands globally and exits;
+``python -m bot backup PATH`` and ``restore PATH`` copy the SQLite database out and back (`bot.store.backup`).
 
-Reads `.env` (python-dotenv), sets up logging, and closes the bot and the database cleanly on SIGTERM
-and SIGINT.
+Reads `.env` (python-dotenv), sets up logging, checks the database and then Discord (`bot.startup`: a
+failed start is one ERROR line and exit code 1; a bad setting, exit code 2), and closes the bot and the
+database cleanly on SIGTERM and SIGINT.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import os
 import signal
 import sys
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 import aiohttp
 import discord
 
-from bot import heap
+from bot import heap, startup
 from bot import loop as event_loop
 from bot.app import CuarentaBot, invite_url
 from bot.config import ConfigError, Settings
@@ -47,51 +50,77 @@ def log_formatter(stream: object, environ: Mapping[str, str] | None = None) -> l
 
 async def run(settings: Settings, command: str) -> int:
     """Run the bot (``command == "run"``) or sync its commands (``"sync"``) against the Discord HTTP API
-    at ``settings.discord_api_base``; returns an exit code."""
+    at ``settings.discord_api_base``; returns an exit code: 0, or 1 when the start failed (one ERROR line
+    says why, `bot.startup`). The database comes first (its SQLite file locked for this process's life),
+    then Discord; both are tried again for ``settings.startup_retry_seconds`` while unreachable."""
     discord.http.Route.BASE = settings.discord_api_base  # every Route built from now on
-    bot = CuarentaBot(settings, sync_only=command == "sync")
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
+    bot: CuarentaBot | None = None
 
     def stop() -> None:
         if not stopping.is_set():
             log.info("signal received: closing")
             stopping.set()
-            loop.create_task(bot.close())
+            if bot is not None:
+                loop.create_task(bot.close())
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop)
-    async with bot:
-        try:
+    sqlite = command == "run" and not settings.database_url and settings.database_path != ":memory:"
+    lock = startup.SqliteLock(settings.database_path) if sqlite else None
+    store = None
+    try:
+        if command == "run":
+            store = await startup.open_store(settings, stopping, lock)
+            if store is None:
+                return 0
+        if not await startup.reach_discord(settings, stopping):
+            return 0
+        bot = CuarentaBot(settings, sync_only=command == "sync", store=store)
+        store = None  # the bot's now: it closes it
+        async with bot:
+            if stopping.is_set():
+                return 0
+            await bot.login(settings.token)  # ``bot.start`` is login (which runs setup_hook), then connect
             if command == "sync":
-                await bot.login(settings.token)
                 count = await bot.sync_global()
                 print(f"Synced {count} commands globally. / Se sincronizaron {count} comandos.")
                 if bot.application_id:
                     print(f"Invite / Invitación: {invite_url(bot.application_id)}")
                 return 0
-            await bot.login(settings.token)  # ``bot.start`` is login (which runs setup_hook), then connect
             heap.settle()  # start-up is over: the garbage collector's pauses stay short (bot/heap.py)
             await bot.connect()
-        except discord.LoginFailure:
-            log.error("DISCORD_TOKEN was refused by Discord")
-            return 1
-        except (OSError, aiohttp.ClientError) as exc:
-            log.error("cannot reach Discord: %s", exc)
-            return 1
-        finally:
-            if not bot.is_closed():
-                await bot.close()
+    except startup.StartupError as exc:
+        log.error("%s", exc)
+        return 1
+    except discord.LoginFailure:
+        log.error("DISCORD_TOKEN was refused by Discord")
+        return 1
+    except (OSError, aiohttp.ClientError) as exc:
+        log.error("lost Discord at %s while starting: %s", urlsplit(settings.discord_api_base).netloc, exc)
+        return 1
+    finally:
+        if bot is not None and not bot.is_closed():
+            await bot.close()
+        if store is not None:
+            await store.close()
+        if lock is not None:
+            lock.release()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: ``python -m bot [run|sync]``."""
+    """Entry point: ``python -m bot [run|sync|backup PATH|restore PATH]``."""
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else "run"
+    if command in ("backup", "restore"):
+        from bot.store import backup
+
+        return backup.command(command, args[1:])
     if command not in ("run", "sync"):
-        print("usage: python -m bot [run|sync]", file=sys.stderr)
+        print("usage: python -m bot [run|sync|backup PATH [--force]|restore PATH]", file=sys.stderr)
         return 2
     try:
         settings = Settings.from_env()

@@ -85,6 +85,8 @@ class CuarentaBot(commands.AutoShardedBot):
         pictures: draw the table picture on the table message.
         card_emojis: upload the 42 card emojis (40 cards and the two jokers) at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
+        store: an open `Store` the bot takes over (``setup_hook`` uses it, `close` closes it, whether or not
+            the bot got that far); None: ``setup_hook`` opens ``settings.database``.
 
     Attribute ``ai_offload``: the bot's own `ProcessOffload`, or None (an ``offload`` was given, or
     ``ai_workers`` is 0, or ``sync_only``). Attribute ``picture_workers``: the `PictureWorkers` that draw
@@ -116,7 +118,7 @@ class CuarentaBot(commands.AutoShardedBot):
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
                  table_clock: Clock | None = None, members_intent: bool | None = None,
                  write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
-                 request_shedding: bool = True, **options: Any) -> None:
+                 request_shedding: bool = True, store: Store | None = None, **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about missing voice libraries (PyNaCl,
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
@@ -159,6 +161,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.faces = CardFaces.TEXT
         self.actions = Actions()
         self._store_open = False
+        self._given_store = store
         self.dynamic_factories: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every `DynamicItem` class registered (`add_dynamic_items`), for the click fallback."""
         self.router = ComponentRouter(lambda: self.dynamic_factories)
@@ -184,7 +187,8 @@ class CuarentaBot(commands.AutoShardedBot):
                 await self.load_extension(extension)
             return
         self.faces = await self._card_faces()
-        self.store = await Store.open(self.settings.database)
+        given, self._given_store = self._given_store, None
+        self.store = given or await Store.open(self.settings.database)
         self._store_open = True
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
@@ -251,6 +255,9 @@ class CuarentaBot(commands.AutoShardedBot):
         if self._store_open:
             self._store_open = False
             await self.store.close()
+        if self._given_store is not None:  # handed over, never taken by setup_hook
+            given, self._given_store = self._given_store, None
+            await given.close()
 
 
 def invite_url(application_id: int) -> str:

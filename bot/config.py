@@ -1,12 +1,24 @@
 """Settings read from the environment (and `.env` through python-dotenv).
 
+The project directory (`project_dir`) is the nearest directory holding a `.env` file at or above the code
+(``bot/``'s directory, then its parents: where python-dotenv finds `.env`), else the directory holding
+``bot/`` (the repository's root). That `.env` is the one read; the SQLite file's default place and a relative
+DATABASE_PATH are taken from that directory, never from the directory the bot was started in.
+
 Variables (see `.env.example`):
     DISCORD_TOKEN: the bot token; required to run, not to test.
-    DATABASE_PATH: the SQLite file, default ``cuarenta.db``.
+    DATABASE_PATH: the SQLite file, default ``cuarenta.db`` in the project directory; a relative path is
+        taken relative to the project directory (``~`` is the user's home). Only one bot process may use
+        a SQLite file at a time (`bot.startup`).
     DATABASE_URL: ``postgresql://user:password@host:port/database`` to use PostgreSQL (asyncpg) instead of
         SQLite; wins over DATABASE_PATH. Needed to run more than one bot process over one database.
     DISCORD_GUILD_ID: optional development server; its commands sync on every start.
-    LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR.
+    LOG_LEVEL: DEBUG, INFO (default), WARNING or ERROR; nothing else (above ERROR a failed start would
+        print nothing).
+    STARTUP_RETRY_SECONDS: how long, in whole seconds from 0 to 3600 (default 60), a start keeps trying
+        again, with growing waits (1 s, 2 s, 4 s … at most 30 s), while Discord or the database cannot be
+        reached yet (connection refused, timed out, server starting up); then the bot exits with code 1.
+        0: no second try. A refused token, a missing database or an unwritable path fail at once.
     DISCORD_MEMBERS_INTENT: ``1`` to receive members leaving the server (a privileged intent: enable it
         in the developer portal too); their seat then passes to a computer player at once.
     AI_WORKERS: worker processes that compute the computer players' moves (default 2; ``0``: threads
@@ -28,6 +40,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+"""The values LOG_LEVEL accepts."""
+
+_CODE_ROOT = Path(__file__).resolve().parent.parent
+"""The directory holding ``bot/`` (the repository's root in a checkout)."""
 
 DISCORD_API = "https://discord.com/api/v10"
 """Discord's real HTTP API, the default of DISCORD_API_BASE."""
@@ -35,6 +54,45 @@ DISCORD_API = "https://discord.com/api/v10"
 
 class ConfigError(ValueError):
     """A setting is missing or malformed."""
+
+
+def find_dotenv(start: Path | None = None) -> Path | None:
+    """The nearest `.env` file in the directory ``start`` (default ``bot/`` itself, this module's directory)
+    or one of its parents, as python-dotenv looks for it from the code; None when there is none."""
+    here = (start or Path(__file__).resolve().parent).resolve()
+    for directory in (here, *here.parents):
+        if (directory / ".env").is_file():
+            return directory / ".env"
+    return None
+
+
+def project_dir(start: Path | None = None) -> Path:
+    """The project directory (see the module docstring): the directory of `find_dotenv` ``(start)``, else
+    the directory holding ``bot/``; an absolute path."""
+    found = find_dotenv(start)
+    return found.parent if found is not None else _CODE_ROOT
+
+
+def database_file(raw: str, base: Path) -> str:
+    """The SQLite file of DATABASE_PATH ``raw`` (blank: ``cuarenta.db``): ``~`` expanded, a relative path
+    joined to ``base`` (the project directory); ``":memory:"`` as it is."""
+    raw = raw.strip() or "cuarenta.db"
+    if raw == ":memory:":
+        return raw
+    path = Path(raw).expanduser()
+    return str(path if path.is_absolute() else base / path)
+
+
+def _retry_seconds(env: Mapping[str, str]) -> int:
+    """STARTUP_RETRY_SECONDS (default 60): whole seconds from 0 to 3600.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    raw = (env.get("STARTUP_RETRY_SECONDS") or "").strip() or "60"
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > 3600:
+        raise ConfigError(f"STARTUP_RETRY_SECONDS must be a whole number of seconds from 0 to 3600, not {raw!r}")
+    return int(raw)
 
 
 def _workers(env: Mapping[str, str], name: str, default: int, zero: str) -> int:
@@ -109,6 +167,8 @@ class Settings:
     """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""
     shard_count: int | None = None
     """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
+    startup_retry_seconds: int = 60
+    """Seconds a start keeps trying again while Discord or the database cannot be reached yet; 0: once."""
     discord_api_base: str = DISCORD_API
     """The root of Discord's HTTP API (no trailing ``/``), applied to ``discord.http.Route.BASE`` at start:
     Discord's own unless a test points the bot at a fake Discord."""
@@ -127,10 +187,12 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
-        """Read the settings from ``environ`` (default ``os.environ``), after loading `.env` if asked.
+        """Read the settings from ``environ`` (default ``os.environ``), after loading the project's `.env`
+        (`find_dotenv`) if asked. ``database_path`` comes out absolute (`database_file`), or ``":memory:"``.
 
         Raises:
-            ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
+            ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is not one of `LOG_LEVELS`,
+                STARTUP_RETRY_SECONDS is not a whole number from 0 to 3600, AI_WORKERS or
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
                 ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
                 DISCORD_API_BASE is not an ``http://`` or ``https://`` URL.
@@ -138,13 +200,15 @@ class Settings:
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
 
-            load_dotenv()
+            dotenv_file = find_dotenv()
+            if dotenv_file is not None:
+                load_dotenv(dotenv_file)
         env = os.environ if environ is None else environ
         guild_raw = (env.get("DISCORD_GUILD_ID") or "").strip()
         if guild_raw and not guild_raw.isdigit():
             raise ConfigError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild_raw!r}")
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
         ai_workers = _workers(env, "AI_WORKERS", 2, "threads")
         picture_workers = _workers(env, "PICTURE_WORKERS", 1, "the bot's process")
@@ -158,7 +222,7 @@ class Settings:
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
-            database_path=(env.get("DATABASE_PATH") or "cuarenta.db").strip(),
+            database_path=database_file(env.get("DATABASE_PATH") or "", project_dir()),
             guild_id=int(guild_raw) if guild_raw else None,
             log_level=level,
             members_intent=(env.get("DISCORD_MEMBERS_INTENT") or "").strip().lower() in ("1", "true", "yes"),
@@ -167,4 +231,5 @@ class Settings:
             shard_ids=shard_ids,
             shard_count=shard_count,
             discord_api_base=api_base,
+            startup_retry_seconds=_retry_seconds(env),
         )

@@ -36,6 +36,12 @@ HOUSE_CHOICES = [
     app_commands.Choice(name=command_text("Save the ones of this channel's table", "choice.house.save"), value="save"),
     app_commands.Choice(name=command_text("Clear the server's", "choice.house.clear"), value="clear"),
 ]
+PLACE_CHOICES = [
+    app_commands.Choice(name=command_text("the channel (everyone sees the table)", "choice.table_place.channel"),
+                        value="channel"),
+    app_commands.Choice(name=command_text("a thread of the channel per table", "choice.table_place.thread"),
+                        value="thread"),
+]
 RESET_CHOICES = [
     app_commands.Choice(name=command_text("none (keep ratings)", "choice.reset.none"), value="none"),
     app_commands.Choice(name=command_text("soft (halfway back)", "choice.reset.soft"), value="soft"),
@@ -274,7 +280,8 @@ class LeaderboardCog(commands.Cog):
                          min_games=command_text("min_games", "opt.min_games.name"),
                          active_days=command_text("active_days", "opt.active_days.name"),
                          reset=command_text("reset", "opt.reset.name"), preset=command_text("preset", "opt.default_preset.name"),
-                         house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"))
+                         house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"),
+                         tables_in=command_text("tables_in", "opt.table_place.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
                            min_games=command_text("Rated chicas needed for a rank on the leaderboard", "opt.min_games.desc"),
@@ -285,16 +292,20 @@ class LeaderboardCog(commands.Cog):
                            house=command_text("Save this channel's table's house rules as the server's, or clear them",
                                               "opt.house.desc"),
                            house_rated=command_text("Whether tables with house rules are rated (default: no)",
-                                                    "opt.house_rated.desc"))
-    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES)
+                                                    "opt.house_rated.desc"),
+                           tables_in=command_text("Where /cuarenta new opens a table (default: the channel)",
+                                                  "opt.table_place.desc"))
+    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES,
+                          tables_in=PLACE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        rated_bots: bool | None = None, min_games: app_commands.Range[int, 0, 1000] | None = None,
                        active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
                        preset: str | None = None, house: str | None = None,
-                       house_rated: bool | None = None) -> None:
+                       house_rated: bool | None = None, tables_in: str | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
-        under house rules are rated."""
+        under house rules are rated; ``tables_in``: where ``/cuarenta new`` opens a table, ``channel`` or
+        ``thread`` (`bot.ratings.Settings.table_place`)."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -310,6 +321,8 @@ class LeaderboardCog(commands.Cog):
                 changes["reset_policy"] = reset
             if preset is not None:
                 changes["default_preset"] = preset
+            if tables_in is not None:
+                changes["table_place"] = tables_in
             houses = HouseRules(self.service)
             if house == "save":  # checked before any change: a refusal changes nothing
                 await houses.save_default(guild_id, self.service.table_in_channel(interaction.channel_id or 0))

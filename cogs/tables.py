@@ -23,7 +23,7 @@ from bot.tables.errors import (
     WrongStateError,
 )
 from bot.tables.rematch import READY_TIMEOUT
-from bot.ui import answer, hand_layout, permissions, records, render, why
+from bot.ui import answer, hand_layout, places, records, render, why
 from bot.ui.items import COMPUTER_LEVELS
 from bot.ui.notifier import DiscordNotifier
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard, say
@@ -169,23 +169,27 @@ class TablesCog(TablePlayMixin, commands.Cog):
     @app_commands.choices(players=PLAYER_CHOICES)  # int choices: one call per value type, for mypy
     async def new(self, interaction: discord.Interaction, players: int = 4, rules: str | None = None,
                   turn_timer: app_commands.Range[int, 30, 300] | None = None, hints: bool = False) -> None:
-        """Open a table in this channel; the host sits on team A. Without ``rules``, the server's default
-        preset (`/cuarenta settings`)."""
+        """Open a table in this channel, or in a thread of it opened for the table when the server plays
+        its tables in threads (`bot.ui.places`); the host sits on team A. Without ``rules``, the server's
+        default preset (`/cuarenta settings`)."""
 
         async def run(lang: str) -> None:
-            channel = interaction.channel
-            missing = permissions.missing(interaction.app_permissions,
-                                          permissions.table_needs(isinstance(channel, discord.Thread)))
-            if missing:
-                raise TableError("err.bot_permissions_which", missing=permissions.words(missing, lang))
-            table = await self.service.create(
-                guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id, name=interaction.user.display_name, locale=lang,
-                players=players, preset=rules,
-                guild_name=interaction.guild.name if interaction.guild else "",
-                channel_name=getattr(channel, "name", "") or "", turn_timer=turn_timer, hints=hints,
-            )
-            await self._say(interaction, t("ok.created", lang, table=table.id))
+            guild_id = interaction.guild_id or 0
+            place = await places.open_place(interaction, await self.service.table_place(guild_id),
+                                            host=interaction.user.display_name, players=players, lang=lang,
+                                            public_lang=await self.service.public_language(guild_id),
+                                            before_thread=lambda: self.service.check_host(interaction.user.id))
+            try:
+                table = await self.service.create(
+                    guild_id=guild_id, channel_id=place.channel_id, user_id=interaction.user.id,
+                    name=interaction.user.display_name, locale=lang, players=players, preset=rules,
+                    guild_name=interaction.guild.name if interaction.guild else "", channel_name=place.name,
+                    turn_timer=turn_timer, hints=hints,
+                )
+            except Exception:
+                await places.drop_unused(place)
+                raise
+            await self._say(interaction, places.created_text(table.id, place, lang))
             await self._welcome(interaction, table, lang)
 
         await self._guard(interaction, run)

@@ -2,19 +2,44 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.__main__ import main
 from bot.app import PERMISSIONS, invite_url
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, project_dir
 
 
 def test_settings_defaults_and_values():
+    home = project_dir()
     s = Settings.from_env({})
-    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("", "cuarenta.db", None, "INFO")
+    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("", str(home / "cuarenta.db"), None, "INFO")
+    assert s.startup_retry_seconds == 60
     s = Settings.from_env({"DISCORD_TOKEN": " t ", "DATABASE_PATH": "x.db", "DISCORD_GUILD_ID": "123",
-                           "LOG_LEVEL": "debug"})
-    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("t", "x.db", 123, "DEBUG")
+                           "LOG_LEVEL": "debug", "STARTUP_RETRY_SECONDS": "5"})
+    assert (s.token, s.database_path, s.guild_id, s.log_level) == ("t", str(home / "x.db"), 123, "DEBUG")
+    assert s.startup_retry_seconds == 5
+    assert Settings.from_env({"DATABASE_PATH": "/srv/c.db"}).database_path == "/srv/c.db"
+    assert Settings.from_env({"DATABASE_PATH": ":memory:"}).database_path == ":memory:"
+
+
+def test_the_sqlite_file_goes_beside_env_not_in_the_current_directory(tmp_path, monkeypatch):
+    """The project directory is where `.env` is found from the code, else the code's root; the start
+    directory never counts (a service started in / must not put its database there)."""
+    from bot import config
+
+    code = tmp_path / "project" / "bot"
+    code.mkdir(parents=True)
+    assert config.find_dotenv(code) is None
+    (tmp_path / "project" / ".env").write_text("DISCORD_TOKEN=x\n")
+    assert config.find_dotenv(code) == tmp_path / "project" / ".env"
+    assert config.project_dir(code) == tmp_path / "project"
+    assert config.database_file("", config.project_dir(code)) == str(tmp_path / "project" / "cuarenta.db")
+    assert config.database_file("data/c.db", tmp_path / "project") == str(tmp_path / "project" / "data" / "c.db")
+    monkeypatch.chdir(tmp_path)
+    assert Settings.from_env({}).database_path == str(project_dir() / "cuarenta.db")
+    assert project_dir() in (Path(config.__file__).resolve().parents[1], *Path(config.__file__).resolve().parents)
 
 
 def test_bad_settings_are_refused():
@@ -22,6 +47,19 @@ def test_bad_settings_are_refused():
         Settings.from_env({"DISCORD_GUILD_ID": "abc"})
     with pytest.raises(ConfigError):
         Settings.from_env({"LOG_LEVEL": "LOUD"})
+    with pytest.raises(ConfigError, match="LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR"):
+        Settings.from_env({"LOG_LEVEL": "CRITICAL"})  # above ERROR a failed start would print nothing
+    for bad in ("-1", "1.5", "soon", "3601"):
+        with pytest.raises(ConfigError, match="STARTUP_RETRY_SECONDS"):
+            Settings.from_env({"STARTUP_RETRY_SECONDS": bad})
+
+
+def test_log_level_critical_is_a_configuration_error_with_exit_code_2(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("LOG_LEVEL", "CRITICAL")
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("configuration error: LOG_LEVEL") and err.count("\n") == 1
 
 
 def test_main_refuses_unknown_commands_and_an_empty_token(monkeypatch, capsys):
@@ -52,6 +90,9 @@ async def test_sigterm_closes_the_bot_and_the_database(tmp_path, monkeypatch):
     async def fake_login(self, token):  # no Discord: open everything
         await self.setup_hook()
 
+    async def fake_check(settings):  # Discord answers
+        return None
+
     async def fake_connect(self, *, reconnect=True):  # then idle
         seen.append(self)
         started.set()
@@ -63,6 +104,7 @@ async def test_sigterm_closes_the_bot_and_the_database(tmp_path, monkeypatch):
     monkeypatch.setattr(CuarentaBot, "login", fake_login)
     monkeypatch.setattr(CuarentaBot, "connect", fake_connect)
     monkeypatch.setattr(heap, "settle", lambda: 0)  # not in the test session's process (bot/heap.py)
+    monkeypatch.setattr(entry.startup, "check_discord", fake_check)
     settings = Settings(token="t", database_path=str(tmp_path / "sig.db"))
     task = asyncio.create_task(entry.run(settings, "run"))
     await asyncio.wait_for(started.wait(), 5)
@@ -231,7 +273,11 @@ def test_the_bot_sends_its_requests_to_the_discord_api_base(monkeypatch):
         seen.append(discord.http.Route("GET", "/users/@me").url)
         raise discord.LoginFailure("no")
 
+    async def fake_check(settings):  # Discord answers
+        return None
+
     monkeypatch.setattr(CuarentaBot, "login", fake_login)
-    settings = Settings(token="t", discord_api_base="http://127.0.0.1:9/api/v10")
+    monkeypatch.setattr(entry.startup, "check_discord", fake_check)
+    settings = Settings(token="t", discord_api_base="http://127.0.0.1:9/api/v10", database_path=":memory:")
     assert entry.event_loop.run(entry.run(settings, "run")) != 0
     assert seen == ["http://127.0.0.1:9/api/v10/users/@me"]

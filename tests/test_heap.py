@@ -37,7 +37,7 @@ class RecordingBot:
 
     calls: list[str] = []
 
-    def __init__(self, settings, sync_only=False):
+    def __init__(self, settings, sync_only=False, store=None):
         self.closed = False
 
     async def __aenter__(self):
@@ -62,8 +62,15 @@ class RecordingBot:
         self.closed = True
 
 
+async def _answers(*args):
+    """Stands in for the start-up's checks (`bot.startup`): the database and Discord answer."""
+    return True
+
+
 def test_python_m_bot_settles_the_heap_after_login_and_before_the_gateway(monkeypatch):
     RecordingBot.calls = []
+    monkeypatch.setattr(entry.startup, "open_store", _answers)
+    monkeypatch.setattr(entry.startup, "reach_discord", _answers)
     monkeypatch.setattr(entry, "CuarentaBot", RecordingBot)
     monkeypatch.setattr(heap, "settle", lambda: RecordingBot.calls.append("settle") or 0)
     code = entry.event_loop.run(entry.run(Settings(token="x"), "run"))
@@ -81,6 +88,7 @@ def test_syncing_the_commands_does_not_settle_the_heap(monkeypatch):
             return 0
 
     monkeypatch.setattr(entry, "CuarentaBot", SyncingBot)
+    monkeypatch.setattr(entry.startup, "reach_discord", _answers)
     monkeypatch.setattr(heap, "settle", lambda: RecordingBot.calls.append("settle") or 0)
     assert entry.event_loop.run(entry.run(Settings(token="x"), "sync")) == 0
     assert RecordingBot.calls == ["login"]

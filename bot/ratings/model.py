@@ -18,6 +18,9 @@ PAGE_SIZE = 10
 """Leaderboard rows per page."""
 LANGUAGES: tuple[str, ...] = ("es", "en")
 """Public languages a server may choose."""
+TABLE_PLACES: tuple[str, ...] = ("channel", "thread")
+"""Where a table opened with ``/cuarenta new`` in a text channel plays: in that ``channel``, or in a public
+``thread`` of it opened for the table (the default is the channel: `Settings.table_place`)."""
 
 class RatingsError(ValueError):
     """A request the ratings repository refuses (bad setting, unknown season, nothing to close)."""
@@ -58,6 +61,10 @@ class Settings:
         active_days: a rated chica within this many days is needed to appear (default 30; 0 = no rule).
         reset_policy: ``"none"``, ``"soft"`` (default) or ``"hard"``, applied when a season starts.
         default_preset: the rules preset of new tables (default ``"quito"``).
+        table_place: where ``/cuarenta new`` in a text channel opens its table: ``"channel"`` (default: the
+            table stays in sight of everyone in the channel, also on phones, where a channel's threads are
+            one tap away and easy to miss) or ``"thread"`` (a public thread of the channel per table, for a
+            busy server); one of `TABLE_PLACES`.
     """
 
     language: str | None = None
@@ -66,10 +73,11 @@ class Settings:
     active_days: int = 30
     reset_policy: str = "soft"
     default_preset: str = "quito"
+    table_place: str = "channel"
 
 
 SETTING_NAMES: tuple[str, ...] = ("language", "rate_bots", "min_games", "active_days", "reset_policy",
-                                  "default_preset")
+                                  "default_preset", "table_place")
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from .leaderboard import _leaderboard
 from .model import (
     LANGUAGES,
     SETTING_NAMES,
+    TABLE_PLACES,
     Leaderboard,
     MesaLine,
     PlayerStats,
@@ -239,7 +240,7 @@ class Ratings:
         Raises:
             RatingsError: unknown name, or a value out of range (``min_games`` 0–1000, ``active_days``
                 0–3650, ``reset_policy`` none/soft/hard, ``default_preset`` a preset name, ``language``
-                es/en, ``rate_bots`` a bool).
+                es/en, ``rate_bots`` a bool, ``table_place`` channel/thread).
         """
         values = _check_settings(changes)
 
@@ -288,6 +289,9 @@ def _check_settings(changes: dict[str, Any]) -> dict[str, Any]:
         elif key == "default_preset":
             if value not in PRESET_NAMES:
                 raise RatingsError(f"default_preset must be one of {', '.join(PRESET_NAMES)}")
+        elif key == "table_place":
+            if value not in TABLE_PLACES:
+                raise RatingsError(f"table_place must be one of {', '.join(TABLE_PLACES)}")
         elif key == "language":
             if value not in LANGUAGES:
                 raise RatingsError(f"language must be one of {', '.join(LANGUAGES)}")

@@ -37,12 +37,12 @@ async def _lock_guild(db: Database, guild_id: int) -> None:
 
 async def _settings(db: Database, guild_id: int) -> Settings:
     row = await db.fetchrow(
-        "SELECT language, rate_bots, min_games, active_days, reset_policy, default_preset"
+        "SELECT language, rate_bots, min_games, active_days, reset_policy, default_preset, table_place"
         " FROM guild_settings WHERE guild_id = ?", guild_id,
     )
     if row is None:
         return Settings()
-    return Settings(row[0], bool(row[1]), row[2], row[3], row[4], row[5])
+    return Settings(row[0], bool(row[1]), row[2], row[3], row[4], row[5], row[6])
 
 
 _SEASON_COLS = "id, guild_id, number, name, reset_policy, started_at, ended_at"

@@ -50,6 +50,20 @@ class StoreError(RuntimeError):
     """The database could not be opened or migrated."""
 
 
+class SchemaTooNewError(StoreError):
+    """The database's schema is newer than the newest migration this build knows: a newer build of the bot
+    used it. Running this one over it could lose what the newer schema keeps, so it is refused.
+
+    Attributes: ``version``, the database's schema version; ``newest``, the newest this build knows.
+    """
+
+    def __init__(self, version: int, newest: int) -> None:
+        super().__init__(f"the database is at schema version {version}, but this build of the bot knows only up "
+                         f"to {newest}: a newer build used it; upgrade the bot (git pull, then pip install -e .)")
+        self.version = version
+        self.newest = newest
+
+
 class ChannelBusyError(StoreError):
     """The channel already holds an open table (the unique index refused a second one)."""
 
@@ -133,17 +147,24 @@ class Store:
         if db.dialect == "postgresql":
             returning += f", pg_notify('{SAVED_CHANNEL}', id::text || ':' || version::text)"
         self._returning_version = returning
+        self.applied: list[str] = []
+        """The migrations `migrate` applied through this object, by file stem (``0015_table_messages``), in
+        order; empty when the schema was already current."""
 
     @classmethod
-    async def open(cls, url: str, *, schema: int | None = None) -> Store:
+    async def open(cls, url: str, *, schema: int | None = None, connect_timeout: float = 60.0) -> Store:
         """Open the database at ``url`` and apply pending migrations: a SQLite file path (``":memory:"``
-        for tests; WAL and foreign keys on), or a ``postgresql://…`` URL (an asyncpg pool). ``schema``
-        stops at that migration (tests of a migration build the database as it was before it).
+        for tests; WAL and foreign keys on), or a ``postgresql://…`` URL (an asyncpg pool, each connection
+        given ``connect_timeout`` seconds). ``schema`` stops at that migration (tests of a migration build
+        the database as it was before it).
 
         Raises:
+            SchemaTooNewError: the database is newer than this build (`migrate`).
             StoreError: a migration failed (the schema stays at the last good version).
+            OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError: the database could not be reached
+                or opened (`bot.startup` tells them apart).
         """
-        db = await connect(url)
+        db = await connect(url, connect_timeout=connect_timeout)
         try:
             store = cls(db)
             await store.migrate(schema)
@@ -199,10 +220,14 @@ class Store:
         lock keeps two processes starting together from migrating twice.
 
         Raises:
+            SchemaTooNewError: the schema is newer than the newest migration (nothing is applied).
             StoreError: a migration failed; it was rolled back.
         """
         version = await self.schema_version()
-        for number, path in migrations():
+        known = migrations()
+        if known and version > known[-1][0]:
+            raise SchemaTooNewError(version, known[-1][0])
+        for number, path in known:
             if number <= version or (target is not None and number > target):
                 continue
             try:
@@ -221,6 +246,8 @@ class Store:
             except Exception as exc:
                 raise StoreError(f"migration {path.name} failed: {exc}") from exc
             version = number
+            if path.stem not in self.applied:
+                self.applied.append(path.stem)
         return version
 
     # ------------------------------------------------------------------ tables
@@ -494,5 +521,5 @@ def postgresql_ddl(sql: str) -> str:
     return to_postgresql(sql)
 
 
-__all__ = ["BusyError", "ChannelBusyError", "Database", "IntegrityError", "Store", "StoreError", "TableRow", "migrations",
+__all__ = ["BusyError", "ChannelBusyError", "Database", "IntegrityError", "SchemaTooNewError", "Store", "StoreError", "TableRow", "migrations",
            "postgresql_ddl"]

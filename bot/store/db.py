@@ -337,11 +337,17 @@ class PostgresDatabase(Database):
             await self.pool.release(conn)
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
-        """Connect a pool to ``url`` (``postgresql://user@host:port/db``)."""
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10,
+                   connect_timeout: float = 60.0) -> PostgresDatabase:
+        """Connect a pool to ``url`` (``postgresql://user@host:port/db``), each connection given
+        ``connect_timeout`` seconds.
+
+        Raises:
+            OSError, TimeoutError, asyncpg.PostgresError: the server could not be reached, or refused.
+        """
         import asyncpg  # only needed with DATABASE_URL
 
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=connect_timeout)
         return cls(pool, url)
 
     async def listen(self, channel: str, on_notice: Callable[[str], None], on_lost: Callable[[], None]) -> Any:
@@ -483,10 +489,11 @@ async def drop_postgres_database(server: str, name: str) -> None:
         await admin.close()
 
 
-async def connect(url: str) -> Database:
-    """A `Database` for ``url``: a PostgreSQL URL opens an asyncpg pool; anything else is a SQLite path."""
+async def connect(url: str, *, connect_timeout: float = 60.0) -> Database:
+    """A `Database` for ``url``: a PostgreSQL URL opens an asyncpg pool (``connect_timeout`` seconds a
+    connection); anything else is a SQLite path."""
     if is_postgresql_url(url):
-        return await PostgresDatabase.open(url)
+        return await PostgresDatabase.open(url, connect_timeout=connect_timeout)
     return await SqliteDatabase.open(url)
 
 

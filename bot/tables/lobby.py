@@ -140,6 +140,16 @@ class Lobby:
         self._notices.after(table, lobby=True)
         return table
 
+    def check_host(self, user_id: int) -> None:
+        """Refuse now what `create` would refuse for this host (seated at another table), before a caller
+        spends work on a place for the table (a thread opened for it). `create` checks again, under the
+        seating lock.
+
+        Raises:
+            SeatError: the user already sits at another table (params: table, channel).
+        """
+        self._check_not_seated_elsewhere(user_id, None)
+
     def _check_not_seated_elsewhere(self, user_id: int, table: Table | None) -> None:
         other = self._registry.of_user(user_id)
         if other is not None and other is not table:

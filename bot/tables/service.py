@@ -276,6 +276,10 @@ class TableService:
         """The rules preset of new tables in a guild (the server setting; ``quito`` by default)."""
         return (await self.ratings.settings(guild_id)).default_preset
 
+    async def table_place(self, guild_id: int) -> str:
+        """Where a guild's new tables play: ``"channel"`` or ``"thread"`` (`bot.ratings.Settings.table_place`)."""
+        return (await self.ratings.settings(guild_id)).table_place
+
     # ------------------------------------------------------------------ queries
 
     def get(self, table_id: int) -> Table:
@@ -372,6 +376,10 @@ class TableService:
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, locale=locale, players=players,
             preset=preset, guild_name=guild_name, channel_name=channel_name, turn_timer=turn_timer, hints=hints,
             refereed=refereed)
+
+    def check_host(self, user_id: int) -> None:
+        """Refuse now what `create` would refuse for this host (`Lobby.check_host`; raises `SeatError`)."""
+        self.lobby.check_host(user_id)
 
     async def join(self, table_id: int, *, user_id: int, name: str, locale: str, team: int | None = None) -> int:
         """Seat a user; returns the team (`Lobby.join`)."""

@@ -333,6 +333,7 @@ def settings_payload(settings: Settings, lang: str, *, changed: bool = False,
         "settings.eligibility_line", settings.min_games, lang, min=settings.min_games,
         days=settings.active_days if settings.active_days else "∞"))
     embed.add_field(name=t("settings.reset", lang), value=t(f"settings.reset.{settings.reset_policy}", lang))
+    embed.add_field(name=t("settings.table_place", lang), value=t(f"settings.table_place.{settings.table_place}", lang))
     if house is not None:
         embed.add_field(name=t("settings.house", lang), value=limits.clip(house[0], limits.FIELD_VALUE), inline=False)
         embed.add_field(name=t("settings.house_rated", lang), value=house[1])

@@ -8,7 +8,8 @@ What the bot does in a server, and the permission each thing takes (nothing else
   message and its match pings, the league and tournament boards.
 - ``send_messages_in_threads``: the same in a thread (a table opened in a thread; queue, league and
   tournament matches, which are played in threads).
-- ``create_public_threads``: open the thread of each queue, league and tournament match.
+- ``create_public_threads``: open the thread of each queue, league and tournament match, and of each
+  table when the server plays its tables in threads (``/cuarenta settings``, `THREAD_OPENING`).
 - ``embed_links``: the lobby, the hand records, the boards and the standings are embeds.
 - ``attach_files``: the table picture (a PNG on every table message) and the standings picture.
 - ``read_message_history``: reminders are sent as replies to the table message, and a reply needs it.
@@ -37,6 +38,12 @@ THREAD_TABLE: tuple[str, ...] = ("view_channel", "send_messages_in_threads", "em
                                  "read_message_history")
 """What a table needs in a thread (Send Messages in Threads replaces Send Messages there)."""
 
+THREAD_OPENING: tuple[str, ...] = ("view_channel", "create_public_threads", "send_messages_in_threads",
+                                  "embed_links", "attach_files", "read_message_history")
+"""What opening a table in a thread of its own needs in the text channel (the server's ``table_place``
+setting ``thread``): creating the public thread, and `THREAD_TABLE` in it (a thread takes its channel's
+permissions)."""
+
 COMPETITION_CHANNEL: tuple[str, ...] = ("view_channel", "send_messages", "embed_links", "attach_files",
                                         "read_message_history", "create_public_threads",
                                         "send_messages_in_threads")
@@ -51,7 +58,7 @@ def _union(*groups: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-INVITE_NAMES: tuple[str, ...] = _union(TABLE_CHANNEL, THREAD_TABLE, COMPETITION_CHANNEL)
+INVITE_NAMES: tuple[str, ...] = _union(TABLE_CHANNEL, THREAD_TABLE, THREAD_OPENING, COMPETITION_CHANNEL)
 """Every permission the bot uses, which the invite asks for: no more."""
 
 INVITE = discord.Permissions(**dict.fromkeys(INVITE_NAMES, True))
@@ -85,5 +92,5 @@ def channel_lacks(client: discord.Client, guild_id: int, channel_id: int) -> lis
     return missing(channel.permissions_for(guild.me), table_needs(isinstance(channel, discord.Thread)))
 
 
-__all__ = ["COMPETITION_CHANNEL", "INVITE", "INVITE_NAMES", "TABLE_CHANNEL", "THREAD_TABLE", "channel_lacks",
-           "missing", "table_needs", "words"]
+__all__ = ["COMPETITION_CHANNEL", "INVITE", "INVITE_NAMES", "TABLE_CHANNEL", "THREAD_OPENING", "THREAD_TABLE",
+           "channel_lacks", "missing", "table_needs", "words"]

@@ -299,10 +299,12 @@ def hand_record_payload(table: Table, number: int, lang: str, *, layout: bool = 
     scores = next((e.scores for e in reversed(hand) if e.scores is not None), None)
     chica = next((e for e in hand if e.kind == K.CHICA_WON), None)
     mesa = next((e for e in hand if e.kind == K.MESA_WON), None)
+    score = tiny = None  # the score line; its short form, beside «Ver jugadas» in a V2 record
     if chica is not None:
         lines += chica_lines(table, chica, lang, by_side=True)
     elif scores is not None:  # the sides by their colours, as in the lines above and the picture
-        lines.append(t("sum.score_short", lang, sa=scores[0], sb=scores[1], target=table.rules.target))  # one line
+        score = t("sum.score_short", lang, sa=scores[0], sb=scores[1], target=table.rules.target)  # one line
+        tiny = t("sum.score_tiny", lang, sa=scores[0], sb=scores[1], target=table.rules.target)
     if mesa is not None:
         lines += mesa_lines(table, mesa, lang, by_side=True)
     buttons: list[discord.ui.Item[Any]] = [PlaysButton(table.id, number, label=t("btn.plays", lang))]
@@ -312,11 +314,19 @@ def hand_record_payload(table: Table, number: int, lang: str, *, layout: bool = 
         container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=COLOR)
         text = "\n".join([f"**{title}**", *lines])
         container.add_item(discord.ui.TextDisplay(limits.clip(text, limits.LAYOUT_TEXT)))
-        container.add_item(discord.ui.ActionRow(*buttons))
+        if tiny is not None and len(buttons) == 1:  # the score beside «Ver jugadas»: a row less per hand
+            words = discord.ui.TextDisplay[discord.ui.LayoutView](tiny)
+            container.add_item(discord.ui.Section(words, accessory=buttons[0]))
+        else:
+            if score is not None:
+                container.add_item(discord.ui.TextDisplay(score))
+            container.add_item(discord.ui.ActionRow(*buttons))
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(container)
         view.stop()
         return Payload(view=view)
+    if score is not None:
+        lines.append(score)
     embed = discord.Embed(title=title, colour=COLOR,
                           description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
     return Payload(embed=embed, view=make_view(buttons))

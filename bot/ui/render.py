@@ -178,6 +178,8 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     The preset's description is `/cuarenta rules`'s, not repeated here."""
     embed = discord.Embed(title=t("lobby.title", lang, table=table.id, mode=t(f"lobby.mode.{table.players}", lang)),
                           colour=COLOR)
+    if table.status != LOBBY:
+        return Payload(embed=_lobby_closed(table, embed, lang))
     host = f"<@{table.host_id}>" if table.host_id else "?"
     embed.description = "\n".join([f"{t('lobby.rules', lang, preset=rules_label(table, lang))} · {t('lobby.host', lang, host=host)}",
                                    *_lobby_timer_lines(table, lang),
@@ -191,10 +193,6 @@ def lobby_payload(table: Table, lang: str) -> Payload:
             lines.append(seat_mention(table, seat, lang) if table.seats[seat] else t("lobby.empty_seat", lang))
         name = t("lobby.team", lang, team=TEAMS[team]) if table.players == 4 else t("lobby.seat", lang, n=team + 1)
         embed.add_field(name=name, value="\n".join(lines), inline=True)
-    if table.status != LOBBY:
-        key = "lobby.started" if table.status in (PLAYING, "finished") else "lobby.closed"
-        embed.set_footer(text=t(key, lang, table=table.id))
-        return Payload(embed=embed)
     one_v_one = table.players == 2
     row: list[discord.ui.Item[Any]] = [
         LobbyButton(table.id, "a", label=t("btn.join" if one_v_one else "btn.join_a", lang),
@@ -212,6 +210,18 @@ def lobby_payload(table: Table, lang: str) -> Payload:
               for level in COMPUTER_LEVELS]
     select = LevelSelect(table.id, options=levels, placeholder=limits.clip(t("lobby.level_placeholder", lang), 150))
     return Payload(embed=embed, view=make_view(row, [select]))
+
+
+def _lobby_closed(table: Table, embed: discord.Embed, lang: str) -> discord.Embed:
+    """The lobby once the table started (or closed), in three short lines: the rules, the sides
+    (``"@ana, Compu 1 (media) contra @beto, Compu 2 (media)"``) and where the play went; the seats by
+    side as columns and the controls are gone, the channel keeps less of each mesa."""
+    sides = [", ".join(seat_mention(table, seat, lang) if table.seats[seat] else t("lobby.empty_seat", lang)
+                       for seat in table.team_seats(team)) for team in (0, 1)]
+    end = t("lobby.goes_on", lang) if table.status in (PLAYING, "finished") else t("lobby.closed", lang, table=table.id)
+    embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)),
+                                   t("lobby.sides", lang, a=sides[0], b=sides[1]), end])
+    return embed
 
 
 def computer_seated_text(table: Table, team: int, lang: str) -> str:

@@ -469,10 +469,19 @@ async def test_settings(repo, conn):
     assert (await repo.set_settings(1, min_games=7)).min_games == 7
     assert await rows(conn, "SELECT language FROM guild_settings WHERE guild_id = 1") == [("en",)]
     for bad in ({"rate_bots": 1}, {"min_games": -1}, {"min_games": True}, {"active_days": 4000},
-                {"reset_policy": "medium"}, {"default_preset": "lima"}, {"language": "fr"}, {"colour": 1}):
+                {"reset_policy": "medium"}, {"default_preset": "lima"}, {"language": "fr"}, {"colour": 1},
+                {"table_place": "forum"}, {"table_place": None}):
         with pytest.raises(RatingsError):
             await repo.set_settings(1, **bad)
     assert (await repo.settings(1)).min_games == 7
+
+
+async def test_where_tables_play_is_the_channel_until_set_to_thread(repo):
+    assert (await repo.settings(1)).table_place == "channel"
+    await repo.set_settings(1, min_games=3)
+    assert (await repo.settings(1)).table_place == "channel", "a server row made by another setting"
+    assert (await repo.set_settings(1, table_place="thread")).table_place == "thread"
+    assert (await repo.settings(1)).min_games == 3 and (await repo.settings(2)).table_place == "channel"
 
 
 # ------------------------------------------------------------------ a new server's board, the story in stats

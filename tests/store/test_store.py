@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.store import ChannelBusyError, Store, migrations
+from bot.store import ChannelBusyError, SchemaTooNewError, Store, migrations
 from bot.store.db import IntegrityError
 
 
@@ -22,6 +22,31 @@ async def test_migrations_bring_a_new_database_to_the_last_version_once(blank_da
     again = await Store.open(database_url)
     assert await again.migrate() == last, "migrating twice changes nothing"
     await again.close()
+
+
+async def test_the_migrations_a_store_applied_are_listed_by_name(blank_database_url):
+    store = await Store.open(blank_database_url, schema=2)
+    assert store.applied == [p.stem for _n, p in migrations()[:2]]
+    await store.close()
+    again = await Store.open(blank_database_url)
+    assert again.applied == [p.stem for _n, p in migrations()[2:]]
+    await again.close()
+    last = await Store.open(blank_database_url)
+    assert last.applied == []
+    await last.close()
+
+
+async def test_a_schema_newer_than_this_build_is_refused_and_left_alone(database_url):
+    store = await Store.open(database_url)
+    newest = migrations()[-1][0]
+    await store._set_version(newest + 1)
+    await store.close()
+    with pytest.raises(SchemaTooNewError, match="upgrade the bot") as refused:
+        await Store.open(database_url)
+    assert (refused.value.version, refused.value.newest) == (newest + 1, newest)
+    with pytest.raises(SchemaTooNewError) as again:  # nor with a stop: and the version was left as it was
+        await Store.open(database_url, schema=newest)
+    assert again.value.version == newest + 1
 
 
 async def test_a_channel_holds_one_open_table(database_url):
@@ -215,4 +240,27 @@ async def test_the_presenters_message_ids_are_kept_apart_from_the_tables_saves(d
     assert row.messages == {"lobby": 2**62 + 1, "public": 5, "public_hand": 1} and row.version == 1
     await messages.save(tid + 1, {"lobby": 7})
     assert await messages.load(tid + 1) == {}
+    await store.close()
+
+
+async def test_migration_16_adds_where_tables_play_as_the_channel_keeping_every_other_setting(blank_database_url):
+    """A server's settings stored before migration 16 read back the same after it, with its tables in the
+    channel; the column takes only ``channel`` and ``thread``."""
+    from bot.ratings import Ratings
+
+    database_url = blank_database_url
+    store = await Store.open(database_url, schema=15)
+    await store.db.execute("INSERT INTO guild_settings (guild_id, min_games, default_preset, reset_policy)"
+                           " VALUES (?, ?, ?, ?)", 7, 3, "cuenca", "hard")
+    await store.close()
+
+    store = await Store.open(database_url)
+    assert await store.schema_version() == 16
+    settings = await Ratings(store.db).settings(7)
+    assert (settings.table_place, settings.min_games, settings.default_preset, settings.reset_policy) == (
+        "channel", 3, "cuenca", "hard")
+    await store.db.execute("UPDATE guild_settings SET table_place = 'thread' WHERE guild_id = 7")
+    assert (await Ratings(store.db).settings(7)).table_place == "thread"
+    with pytest.raises(IntegrityError):
+        await store.db.execute("UPDATE guild_settings SET table_place = 'forum' WHERE guild_id = 7")
     await store.close()

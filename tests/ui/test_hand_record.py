@@ -138,9 +138,11 @@ def test_the_record_names_the_chica_zapatero_and_mesa_when_they_happen():
 
 @pytest.mark.parametrize("layout", [False, True])
 def test_the_record_is_v2_or_an_embed_as_the_table_message_is(layout):
-    """A table whose message was sent as Components V2 gets a V2 record (a container: the text, then a row
-    with «Ver jugadas»); an older table, an embed with the button below."""
+    """A table whose message was sent as Components V2 gets a V2 record (a container: the text, then the
+    score in a section beside «Ver jugadas», or the button in a row when the hand ended a chica); an older
+    table, an embed with the score in its text and the button below."""
     table = random_mesa(4, 1)
+    chica = any(e.kind == K.CHICA_WON for e in records.hand_slice(table.game.events, 2))
     payload = records.hand_record_payload(table, 2, "es", layout=layout)
     assert payload.layout is layout
     if layout:
@@ -148,9 +150,15 @@ def test_the_record_is_v2_or_an_embed_as_the_table_message_is(layout):
         (container,) = payload.view.to_components()
         assert container["type"] == 17
         kinds = [c["type"] for c in container["components"]]
-        assert kinds == [10, 1], kinds
         assert container["components"][0]["content"].startswith("**Mano 2 · Mesa #7**")
-        assert [b["custom_id"] for b in container["components"][1]["components"]] == ["c4:j:7:2"]
+        if chica:
+            assert kinds == [10, 1], kinds
+            assert [b["custom_id"] for b in container["components"][1]["components"]] == ["c4:j:7:2"]
+        else:
+            assert kinds == [10, 9], kinds
+            section = container["components"][1]
+            assert section["accessory"]["custom_id"] == "c4:j:7:2"
+            assert re.fullmatch(r"🟦 \*\*\d+\*\* · 🟧 \*\*\d+\*\* de 40", section["components"][0]["content"])
     else:
         assert payload.embed.title == "Mano 2 · Mesa #7"
         rows = payload.view.to_components()

@@ -4,6 +4,7 @@ and hidden information kept out of other players' DMs."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import discord
 import pytest
@@ -132,7 +133,8 @@ async def test_at_the_end_of_a_hand_its_table_message_becomes_the_record_and_the
     assert is_layout(old), "a V2 table message becomes a V2 record"
     text = "\n".join(layout_texts(old))
     assert "Mano 1 · Mesa #1" in text
-    assert "Marcador:" in text and len(text.splitlines()) <= 6, "a short record"
+    assert re.search(r"^🟦 \*\*\d+\*\* · 🟧 \*\*\d+\*\* de 40$", text, re.M), "the score, beside «Ver jugadas»"
+    assert len(text.splitlines()) <= 6, "a short record"
     assert not old.attachments and not galleries(old), "the record has no picture"
     assert custom_ids(old) == ["c4:j:1:1"], "its one button: «Ver jugadas»"
     plays = await world.beto.click(old, custom_id="c4:j:1:1")
