@@ -30,8 +30,9 @@ log = logging.getLogger("bot")
 QUIET_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "aiosqlite", "asyncpg")
 """Loggers held at INFO or above whatever LOG_LEVEL says: at DEBUG they would print hidden cards."""
 
-PLAIN_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
-"""discord.py's own format without colours (``str.format`` style, dates ``%Y-%m-%d %H:%M:%S``)."""
+PLAIN_FORMAT = "{asctime} {levelname:<8} {name} {message}"
+"""The layout of discord.py's colour formatter without its colours (``str.format`` style, dates
+``%Y-%m-%d %H:%M:%S``): a line reads the same on a terminal and in a log file, less the escape codes."""
 
 
 def log_formatter(stream: object, environ: Mapping[str, str] | None = None) -> logging.Formatter | None:

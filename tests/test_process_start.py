@@ -100,7 +100,7 @@ def test_log_lines_are_plain_unless_stderr_is_a_terminal_without_no_color():
         formatter = entry.log_formatter(stream, environ)
         assert formatter is not None
         line = formatter.format(record)
-        assert "\x1b" not in line and line.endswith("bot: ready")
+        assert "\x1b" not in line and line.endswith(" INFO     bot ready")
     assert entry.log_formatter(_Stream(True), {}) is None  # discord.py's colours, on a terminal only
     assert entry.log_formatter(_Stream(True), {"NO_COLOR": ""}) is None  # NO_COLOR counts when not empty
 
