@@ -18,6 +18,9 @@ Variables (see `.env.example`):
         (every process is given the same count). Both unset (the default): one process runs every shard,
         their count from Discord. A process that runs only some of the shards needs DATABASE_URL: the
         processes share one PostgreSQL.
+    METRICS_PORT: the TCP port of the health check and Prometheus metrics (``/healthz``, ``/metrics``;
+        `docs/metrics.md`), 0 to 65535 (0: any free port); unset or blank (the default): no HTTP server.
+    METRICS_HOST: the address that port listens on, default ``127.0.0.1`` (``0.0.0.0`` in a container).
 """
 
 from __future__ import annotations
@@ -103,6 +106,10 @@ class Settings:
     """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""
     shard_count: int | None = None
     """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
+    metrics_port: int | None = None
+    """The port of ``/healthz`` and ``/metrics`` (`bot.ops.http`); None: no HTTP server; 0: any free port."""
+    metrics_host: str = "127.0.0.1"
+    """The address ``metrics_port`` listens on."""
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
@@ -123,7 +130,8 @@ class Settings:
         Raises:
             ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
-                ``postgresql://`` URL, or SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`).
+                ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
+                METRICS_PORT is not a port number (0 to 65535).
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -142,6 +150,9 @@ class Settings:
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
         shard_ids, shard_count = _shards(env, shared_database=bool(url))
+        port_raw = (env.get("METRICS_PORT") or "").strip()
+        if port_raw and not (port_raw.isascii() and port_raw.isdigit() and int(port_raw) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number from 0 to 65535 (unset: no metrics), not {port_raw!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -153,4 +164,6 @@ class Settings:
             picture_workers=picture_workers,
             shard_ids=shard_ids,
             shard_count=shard_count,
+            metrics_port=int(port_raw) if port_raw else None,
+            metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
         )
