@@ -207,3 +207,14 @@ async def test_a_restarted_bot_resumes_the_open_tables_of_its_own_shards_only(wo
         assert bot.tables.serves_guild(world.guild.id) is resumed
         assert (1 in bot.tables.tables) is resumed, f"shards {runs}: table #1 resumed should be {resumed}"
     assert world.env.errors == []
+
+
+def test_the_metrics_port_is_off_unless_set_and_must_be_a_port():
+    s = Settings.from_env({})
+    assert (s.metrics_port, s.metrics_host) == (None, "127.0.0.1")
+    s = Settings.from_env({"METRICS_PORT": " 9464 ", "METRICS_HOST": "0.0.0.0"})
+    assert (s.metrics_port, s.metrics_host) == (9464, "0.0.0.0")
+    assert Settings.from_env({"METRICS_PORT": "0"}).metrics_port == 0, "0: any free port"
+    for bad in ("http", "-1", "65536", "94 64"):
+        with pytest.raises(ConfigError, match="METRICS_PORT"):
+            Settings.from_env({"METRICS_PORT": bad})

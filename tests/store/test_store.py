@@ -216,3 +216,26 @@ async def test_the_presenters_message_ids_are_kept_apart_from_the_tables_saves(d
     await messages.save(tid + 1, {"lobby": 7})
     assert await messages.load(tid + 1) == {}
     await store.close()
+
+
+async def test_failed_statements_are_counted_once_and_a_constraints_refusal_is_not(database_url):
+    store = await Store.open(database_url)
+    db = store.db
+    kwargs = dict(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", seats=[None, None], meta={})
+    await store.create_table(**kwargs)
+    with pytest.raises(ChannelBusyError):
+        await store.create_table(**kwargs)
+    assert db.errors == 0, "a unique index refusing a second table is an answer, not a failure"
+
+    with pytest.raises(Exception, match="no_such_table"):
+        await db.fetch("SELECT * FROM no_such_table")
+    assert db.errors == 1
+    with pytest.raises(Exception, match="no_such_table"):
+        async with db.transaction(), db.transaction():  # a savepoint in a transaction: three layers
+            await db.execute("UPDATE no_such_table SET x = 1")
+    assert db.errors == 2, "one failure, counted once however many layers it went through"
+
+    await store.close()
+    with pytest.raises(Exception):  # noqa: B017 - each backend has its own error for a closed database
+        await db.fetchval("SELECT 1")
+    assert db.errors == 3
