@@ -247,7 +247,7 @@ class CuarentaBot(commands.AutoShardedBot):
         and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz`` and ``/metrics``.
 
         Raises:
-            OSError: that port cannot be listened on.
+            bot.ops.PortError: that port cannot be listened on.
         """
         ai, pictures = self.ai_offload, self.picture_workers
         metrics.watch(tables=lambda: self.tables.tables.values(), database_errors=lambda: self.store.db.errors,

@@ -10,8 +10,8 @@ protocols (`bot.tables.ports.TableObserver`, `bot.ui.dm_writes.DmObserver`,
 
 from __future__ import annotations
 
-from .http import OpsServer
+from .http import OpsServer, PortError
 from .metrics import BotMetrics, RateLimitLog
 from .pulse import Pulse
 
-__all__ = ["BotMetrics", "OpsServer", "Pulse", "RateLimitLog"]
+__all__ = ["BotMetrics", "OpsServer", "PortError", "Pulse", "RateLimitLog"]

@@ -27,6 +27,10 @@ Health = Callable[[], Awaitable[str | None]]
 """``await health()``: None while healthy, else a one-word reason."""
 
 
+class PortError(RuntimeError):
+    """The health check and metrics port cannot be listened on (taken, or an address not of this host)."""
+
+
 class OpsServer:
     """The HTTP server of ``/healthz`` and ``/metrics``.
 
@@ -45,7 +49,7 @@ class OpsServer:
         """Listen on ``host``:``port`` (0: a free port); returns the port.
 
         Raises:
-            OSError: the address is taken or cannot be bound.
+            PortError: the address is taken or cannot be bound (the message names it and says why).
         """
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
@@ -55,6 +59,9 @@ class OpsServer:
         try:
             site = web.TCPSite(runner, host, port)
             await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise PortError(f"METRICS_PORT: cannot listen on {host}:{port} ({exc.strerror or exc})") from exc
         except BaseException:
             await runner.cleanup()
             raise

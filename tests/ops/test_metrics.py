@@ -7,9 +7,10 @@ import logging
 from types import SimpleNamespace
 
 import discord
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.ops import BotMetrics, Pulse, RateLimitLog
+from bot.ops import BotMetrics, OpsServer, PortError, Pulse, RateLimitLog
 from bot.tables.background import Background
 from bot.tables.model import LOBBY, PLAYING
 from bot.tables.timers import ManualClock, Scheduler
@@ -106,3 +107,16 @@ async def test_the_pulse_says_the_live_tables_and_the_plays_of_each_period(caplo
         "live: 2 tables in play, 1 lobby, 5 plays in the last 300 s"]
     pulse.stop()
     await background.close()
+
+
+async def test_a_port_taken_is_refused_naming_it():
+    async def healthy():
+        return None
+
+    first = OpsServer(BotMetrics(), healthy)
+    port = await first.start("127.0.0.1", 0)
+    try:
+        with pytest.raises(PortError, match=f"METRICS_PORT: cannot listen on 127.0.0.1:{port}"):
+            await OpsServer(BotMetrics(), healthy).start("127.0.0.1", port)
+    finally:
+        await first.close()
