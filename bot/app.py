@@ -95,12 +95,13 @@ class CuarentaBot(commands.AutoShardedBot):
     the table pictures, or None (``picture_workers`` 0, no pictures, or ``sync_only``: drawn in-process).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
-    (the `QueueService`) and ``queue_presenter``. Attribute ``metrics``: the `bot.ops.BotMetrics` (None
-    before ``setup_hook`` and with ``sync_only``); ``ops_server``: the `bot.ops.OpsServer` of
-    ``/healthz`` and ``/metrics`` once listening (``settings.metrics_port`` set), else None. Attribute ``faces``: the cards' `CardFaces` (the card
+    (the `QueueService`) and ``queue_presenter``. Attribute ``faces``: the cards' `CardFaces` (the card
     emojis once ``setup_hook`` synced them all, else text labels), handed to the presenter and read by the
     cogs. Attribute ``actions``: the `bot.ui.actions.Actions`
     registry through which persistent components reach the cogs (each cog fills its slot when it loads).
+    Attribute ``metrics``: the `bot.ops.BotMetrics` (None before ``setup_hook`` and with ``sync_only``);
+    ``ops_server``: the `bot.ops.OpsServer` of ``/healthz`` and ``/metrics`` once listening
+    (``settings.metrics_port`` set), else None.
     """
 
     store: Store
