@@ -92,7 +92,7 @@ async def test_metrics_parse_and_move_with_plays(world):
     assert total(after, "cuarenta_interactions_total", kind="component") >= 3
     answered = total(after, "cuarenta_interaction_ack_seconds_count")
     assert answered >= 5, "each command and click is timed to its first answer"
-    assert answered <= total(after, "cuarenta_interactions_total")
+    assert answered == total(after, "cuarenta_interactions_total"), "every interaction was answered once"
     assert total(after, "cuarenta_discord_requests_total", method="POST",
                  route="/channels/{channel_id}/messages") >= 1
     assert total(after, "cuarenta_worker_queue_depth", pool="ai") == 0
