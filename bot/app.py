@@ -25,6 +25,7 @@ from bot.competitions.tournaments import TournamentService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
+from bot.ops.pulse import PULSE_EVERY
 from bot.store import Store
 from bot.store.messages import TableMessages
 from bot.tables import TableService
@@ -89,6 +90,8 @@ class CuarentaBot(commands.AutoShardedBot):
         pictures: draw the table picture on the table message.
         card_emojis: upload the 42 card emojis (40 cards and the two jokers) at start and use them (else text labels only).
         sync_only: build only the command tree (``python -m bot sync``).
+        pulse_every: seconds of the table service's clock between two log lines of the live tables
+            (`bot.ops.pulse`); None: no such line (tests that jump days of virtual time).
 
     Attribute ``ai_offload``: the bot's own `ProcessOffload`, or None (an ``offload`` was given, or
     ``ai_workers`` is 0, or ``sync_only``). Attribute ``picture_workers``: the `PictureWorkers` that draw
@@ -123,7 +126,7 @@ class CuarentaBot(commands.AutoShardedBot):
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
                  table_clock: Clock | None = None, members_intent: bool | None = None,
                  write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
-                 request_shedding: bool = True, **options: Any) -> None:
+                 request_shedding: bool = True, pulse_every: float | None = PULSE_EVERY, **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about missing voice libraries (PyNaCl,
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
@@ -173,6 +176,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.metrics: BotMetrics | None = None
         self.ops_server: OpsServer | None = None
         self._rate_limit_log: RateLimitLog | None = None
+        self._pulse_every = pulse_every
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's event dispatch; an interaction is first counted and stamped for the metrics, in
@@ -254,7 +258,9 @@ class CuarentaBot(commands.AutoShardedBot):
         metrics.watch(tables=lambda: self.tables.tables.values(), database_errors=lambda: self.store.db.errors,
                       queues={"ai": lambda: ai.pending if ai is not None else 0,
                               "pictures": lambda: pictures.pending if pictures is not None else 0})
-        Pulse(self.tables.clock, self.tables.scheduler, metrics.live, lambda: metrics.plays).start()
+        if self._pulse_every:
+            Pulse(self.tables.clock, self.tables.scheduler, metrics.live, lambda: metrics.plays,
+                  every=self._pulse_every).start()
         self._rate_limit_log = RateLimitLog(metrics)
         self._rate_limit_log.install()
         if self.settings.metrics_port is not None:

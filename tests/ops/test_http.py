@@ -20,8 +20,9 @@ from tests.support.helpers import pick_play, play_through_ui, play_to_end, table
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    """The test bot, with its HTTP port on a free port of 127.0.0.1 (``METRICS_PORT=0``)."""
-    bot = make_bot()
+    """The test bot, with its HTTP port on a free port of 127.0.0.1 (``METRICS_PORT=0``) and the periodic
+    line of the live tables."""
+    bot = make_bot(pulse_every=PULSE_EVERY)
     bot.settings = dataclasses.replace(bot.settings, metrics_port=0)
     return bot
 
