@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import importlib.metadata
+import json
 import logging
 import os
 import re
