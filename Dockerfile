@@ -1,7 +1,9 @@
 # Cuarenta on Discord, as a container: `docs/self-hosting.md` says how to build, run and upgrade it.
 #
 #   docker build -t cuarenta .
-#   docker run -d --name cuarenta --restart unless-stopped --env-file .env -v cuarenta-data:/data cuarenta
+#   docker run -d --name cuarenta --restart unless-stopped --env-file .env -e DATABASE_PATH=/data/cuarenta.db \
+#       -e METRICS_HOST=0.0.0.0 -e METRICS_PORT=9108 -v cuarenta-data:/data cuarenta
+#   (the -e flags win over a .env copied from .env.example, whose DATABASE_PATH and METRICS_PORT differ)
 #
 # Two stages: the first builds the bot and its dependencies into a virtual environment (/opt/venv), the
 # second copies only that environment onto a clean base and runs it as an unprivileged user. The SQLite
@@ -46,6 +48,6 @@ VOLUME ["/data"]
 EXPOSE 9108
 USER cuarenta
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import os, sys, urllib.request\ntry:\n    r = urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('METRICS_PORT', '9108'), timeout=4)\nexcept Exception as e:\n    sys.exit('unhealthy: %s' % e)\nsys.exit(0 if r.status == 200 else 1)"]
+    CMD ["python", "-c", "import os, sys, urllib.request\ntry:\n    r = urllib.request.urlopen('http://127.0.0.1:%s/healthz' % (os.environ.get('METRICS_PORT') or '9108'), timeout=4)\nexcept Exception as e:\n    sys.exit('unhealthy: %s' % e)\nsys.exit(0 if r.status == 200 else 1)"]
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -24,6 +24,7 @@ from bot import heap, startup
 from bot import loop as event_loop
 from bot.app import CuarentaBot, invite_url
 from bot.config import ConfigError, Settings
+from bot.ops import PortError
 
 log = logging.getLogger("bot")
 
@@ -93,11 +94,14 @@ async def run(settings: Settings, command: str) -> int:
                 return 0
             heap.settle()  # start-up is over: the garbage collector's pauses stay short (bot/heap.py)
             await bot.connect()
-    except startup.StartupError as exc:
+    except (startup.StartupError, PortError) as exc:
         log.error("%s", exc)
         return 1
     except discord.LoginFailure:
         log.error("DISCORD_TOKEN was refused by Discord")
+        return 1
+    except discord.HTTPException as exc:  # Discord answered, but not as it should at start
+        log.error("Discord refused a start-up request: HTTP %s %s", exc.status, exc.text[:200])
         return 1
     except (OSError, aiohttp.ClientError) as exc:
         log.error("lost Discord at %s while starting: %s", urlsplit(settings.discord_api_base).netloc, exc)

@@ -24,6 +24,8 @@ from bot.competitions.tournament_present import TournamentDiscord
 from bot.competitions.tournaments import TournamentService
 from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
+from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
+from bot.ops.pulse import PULSE_EVERY
 from bot.store import Store
 from bot.store.messages import TableMessages
 from bot.tables import TableService
@@ -48,6 +50,9 @@ EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competit
 
 PERMISSIONS = permissions.INVITE
 """What the invite asks for: every permission the bot uses (`bot.ui.permissions`), no more."""
+
+HEALTH_TIMEOUT = 2.0
+"""Seconds the health check's trivial query may take before the database counts as not answering."""
 
 
 class DiscordClock:
@@ -87,6 +92,8 @@ class CuarentaBot(commands.AutoShardedBot):
         sync_only: build only the command tree (``python -m bot sync``).
         store: an open `Store` the bot takes over (``setup_hook`` uses it, `close` closes it, whether or not
             the bot got that far); None: ``setup_hook`` opens ``settings.database``.
+        pulse_every: seconds of the table service's clock between two log lines of the live tables
+            (`bot.ops.pulse`); None: no such line (tests that jump days of virtual time).
 
     Attribute ``ai_offload``: the bot's own `ProcessOffload`, or None (an ``offload`` was given, or
     ``ai_workers`` is 0, or ``sync_only``). Attribute ``picture_workers``: the `PictureWorkers` that draw
@@ -97,6 +104,9 @@ class CuarentaBot(commands.AutoShardedBot):
     emojis once ``setup_hook`` synced them all, else text labels), handed to the presenter and read by the
     cogs. Attribute ``actions``: the `bot.ui.actions.Actions`
     registry through which persistent components reach the cogs (each cog fills its slot when it loads).
+    Attribute ``metrics``: the `bot.ops.BotMetrics` (None before ``setup_hook`` and with ``sync_only``);
+    ``ops_server``: the `bot.ops.OpsServer` of ``/healthz`` and ``/metrics`` once listening
+    (``settings.metrics_port`` set), else None.
     """
 
     store: Store
@@ -118,7 +128,8 @@ class CuarentaBot(commands.AutoShardedBot):
                  sleep: Callable[[float], Awaitable[Any]] | None = None, sync_only: bool = False,
                  table_clock: Clock | None = None, members_intent: bool | None = None,
                  write_budget: bool = True, pictures: bool = True, card_emojis: bool = True,
-                 request_shedding: bool = True, store: Store | None = None, **options: Any) -> None:
+                 request_shedding: bool = True, store: Store | None = None,
+                 pulse_every: float | None = PULSE_EVERY, **options: Any) -> None:
         # The bot has no voice: discord.py's start-up warnings about missing voice libraries (PyNaCl,
         # davey) say nothing useful here, so they are switched off before the client is built.
         discord.VoiceClient.warn_nacl = False
@@ -166,6 +177,17 @@ class CuarentaBot(commands.AutoShardedBot):
         """Every `DynamicItem` class registered (`add_dynamic_items`), for the click fallback."""
         self.router = ComponentRouter(lambda: self.dynamic_factories)
         self.add_listener(self.router.on_interaction, "on_interaction")
+        self.metrics: BotMetrics | None = None
+        self.ops_server: OpsServer | None = None
+        self._rate_limit_log: RateLimitLog | None = None
+        self._pulse_every = pulse_every
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's event dispatch; an interaction is first counted and stamped for the metrics, in
+        the same step as its receipt (before any handler's task runs)."""
+        if event_name == "interaction" and self.metrics is not None:
+            self.metrics.interaction(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register persistent components (discord.py) and remember them for `bot.ui.router`."""
@@ -193,9 +215,11 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
         self.tables.serves_guild = self.settings.runs_guild  # several processes: each resumes its servers
+        self.metrics = metrics = BotMetrics()
+        self.tables.writer.observer = metrics
         budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
         budget.install(self.http)  # a message write holds its slot while in flight, and counts from its answer
-        self.request_rate = RequestRate(clock=self._clock)
+        self.request_rate = RequestRate(clock=self._clock, observer=metrics)
         self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
@@ -203,6 +227,7 @@ class CuarentaBot(commands.AutoShardedBot):
                                         picture_workers=self.picture_workers, faces=self.faces,
                                         messages=TableMessages(self.store.db))
         self.tables.set_notifier(self.notifier)
+        self.notifier.hands.observer = metrics
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
         self.queue.presenter = self.queue_presenter
@@ -219,11 +244,53 @@ class CuarentaBot(commands.AutoShardedBot):
         await self.queue.load()
         await self.leagues.load()
         await self.tournaments.load()
+        await self._start_ops(metrics)
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to development guild %d", len(synced), self.settings.guild_id)
+
+    async def _start_ops(self, metrics: BotMetrics) -> None:
+        """What a host sees (`bot.ops`): the metrics read the live tables, the database's error count and
+        the workers' queues; the periodic log line of the live tables; discord.py's retried 429s counted;
+        and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz`` and ``/metrics``.
+
+        Raises:
+            bot.ops.PortError: that port cannot be listened on.
+        """
+        ai, pictures = self.ai_offload, self.picture_workers
+        metrics.watch(tables=lambda: self.tables.tables.values(), database_errors=lambda: self.store.db.errors,
+                      queues={"ai": lambda: ai.pending if ai is not None else 0,
+                              "pictures": lambda: pictures.pending if pictures is not None else 0})
+        if self._pulse_every:
+            Pulse(self.tables.clock, self.tables.scheduler, metrics.live, lambda: metrics.plays,
+                  every=self._pulse_every).start()
+        self._rate_limit_log = RateLimitLog(metrics)
+        self._rate_limit_log.install()
+        if self.settings.metrics_port is not None:
+            server = OpsServer(metrics, self.health)
+            await server.start(self.settings.metrics_host, self.settings.metrics_port)
+            self.ops_server = server
+
+    async def health(self) -> str | None:
+        """None while the bot is healthy: ready, not closed, every shard connected, and the database
+        answering a trivial query within `HEALTH_TIMEOUT` seconds. Else one word: ``starting``,
+        ``closed``, ``disconnected`` or ``database``."""
+        if self.is_closed():
+            return "closed"
+        if not self.is_ready():
+            return "starting"
+        if any(shard.is_closed() for shard in self.shards.values()):
+            return "disconnected"
+        if not self._store_open:
+            return "database"
+        try:
+            await asyncio.wait_for(self.store.db.fetchval("SELECT 1"), HEALTH_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001 - any failure is the answer
+            log.warning("health check: the database did not answer (%s)", type(exc).__name__)
+            return "database"
+        return None
 
     async def _card_faces(self) -> CardFaces:
         """Upload the card emojis that are missing (idempotent) and return the faces that use them on
@@ -239,8 +306,14 @@ class CuarentaBot(commands.AutoShardedBot):
         return len(synced)
 
     async def close(self) -> None:
-        """Stop the table work (and the computer players' worker processes), close the Discord
-        connection, then the database."""
+        """Stop the HTTP port of the health check and metrics, the table work (and the computer players'
+        worker processes), close the Discord connection, then the database."""
+        if self.ops_server is not None:
+            await self.ops_server.close()
+            self.ops_server = None
+        if self._rate_limit_log is not None:
+            self._rate_limit_log.remove()
+            self._rate_limit_log = None
         if self._store_open:
             await self.queue.close()
             await self.leagues.close()

@@ -33,6 +33,9 @@ Variables (see `.env.example`):
     DISCORD_API_BASE: the root of Discord's HTTP API, default ``https://discord.com/api/v10`` (Discord's
         own); an ``http://`` or ``https://`` URL, its trailing ``/`` dropped. Set it only to run the bot
         against a fake Discord in tests and benchmarks (the gateway's address comes from that API).
+    METRICS_PORT: the TCP port of the health check and Prometheus metrics (``/healthz``, ``/metrics``;
+        `docs/metrics.md`), 0 to 65535 (0: any free port); unset or blank (the default): no HTTP server.
+    METRICS_HOST: the address that port listens on, default ``127.0.0.1`` (``0.0.0.0`` in a container).
 """
 
 from __future__ import annotations
@@ -172,6 +175,10 @@ class Settings:
     discord_api_base: str = DISCORD_API
     """The root of Discord's HTTP API (no trailing ``/``), applied to ``discord.http.Route.BASE`` at start:
     Discord's own unless a test points the bot at a fake Discord."""
+    metrics_port: int | None = None
+    """The port of ``/healthz`` and ``/metrics`` (`bot.ops.http`); None: no HTTP server; 0: any free port."""
+    metrics_host: str = "127.0.0.1"
+    """The address ``metrics_port`` listens on."""
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
@@ -195,7 +202,8 @@ class Settings:
                 STARTUP_RETRY_SECONDS is not a whole number from 0 to 3600, AI_WORKERS or
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
                 ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
-                DISCORD_API_BASE is not an ``http://`` or ``https://`` URL.
+                DISCORD_API_BASE is not an ``http://`` or ``https://`` URL, or
+                METRICS_PORT is not a port number (0 to 65535).
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -219,6 +227,9 @@ class Settings:
         api_base = (env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or DISCORD_API
         if not api_base.startswith(("http://", "https://")) or "://" == api_base[-3:]:
             raise ConfigError(f"DISCORD_API_BASE must be an http:// or https:// URL, not {api_base[:40]!r}")
+        port_raw = (env.get("METRICS_PORT") or "").strip()
+        if port_raw and not (port_raw.isascii() and port_raw.isdigit() and int(port_raw) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number from 0 to 65535 (unset: no metrics), not {port_raw!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -232,4 +243,6 @@ class Settings:
             shard_count=shard_count,
             discord_api_base=api_base,
             startup_retry_seconds=_retry_seconds(env),
+            metrics_port=int(port_raw) if port_raw else None,
+            metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
         )

@@ -281,3 +281,14 @@ def test_the_bot_sends_its_requests_to_the_discord_api_base(monkeypatch):
     settings = Settings(token="t", discord_api_base="http://127.0.0.1:9/api/v10", database_path=":memory:")
     assert entry.event_loop.run(entry.run(settings, "run")) != 0
     assert seen == ["http://127.0.0.1:9/api/v10/users/@me"]
+
+
+def test_the_metrics_port_is_off_unless_set_and_must_be_a_port():
+    s = Settings.from_env({})
+    assert (s.metrics_port, s.metrics_host) == (None, "127.0.0.1")
+    s = Settings.from_env({"METRICS_PORT": " 9464 ", "METRICS_HOST": "0.0.0.0"})
+    assert (s.metrics_port, s.metrics_host) == (9464, "0.0.0.0")
+    assert Settings.from_env({"METRICS_PORT": "0"}).metrics_port == 0, "0: any free port"
+    for bad in ("http", "-1", "65536", "94 64"):
+        with pytest.raises(ConfigError, match="METRICS_PORT"):
+            Settings.from_env({"METRICS_PORT": bad})

@@ -11,11 +11,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "bot/engine": ("discord", "aiosqlite", "asyncpg", "bot.store", "bot.tables", "bot.ui", "bot.ai", "cogs"),
+    "bot/engine": ("discord", "aiosqlite", "asyncpg", "bot.store", "bot.tables", "bot.ui", "bot.ai", "cogs",
+                   "bot.ops", "prometheus_client"),
     "bot/ai": ("discord", "aiosqlite", "asyncpg", "bot.store", "bot.tables", "bot.ui", "cogs"),
     "bot/store": ("discord", "bot.tables", "bot.ui", "cogs"),
-    "bot/tables": ("discord", "bot.ui", "cogs", "bot.app"),
-    "bot/ui": ("cogs", "bot.app"),
+    "bot/tables": ("discord", "bot.ui", "cogs", "bot.app", "bot.ops", "prometheus_client"),
+    "bot/ui": ("cogs", "bot.app", "bot.ops", "prometheus_client"),
+    "bot/ops": ("cogs", "bot.app"),
 }
 """Per package, the modules it must not import (a prefix matches the module and its submodules)."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.metadata
+import json
 import logging
 import os
 import re
@@ -256,3 +257,38 @@ def test_the_database_is_named_without_its_password():
         "postgresql db.example:6543/cuarenta"
     assert database_label(Settings(database_url="postgresql://bot:s3cret@db")) == "postgresql db:5432/bot"
     assert database_label(Settings(database_path="/srv/cuarenta.db")) == "sqlite /srv/cuarenta.db"
+
+
+async def test_a_metrics_port_in_use_is_named_in_one_line(tmp_path):
+    """METRICS_PORT taken by another program: the start ends with one line naming the address, no traceback."""
+    user = {"id": "1", "username": "cuarenta", "discriminator": "0", "global_name": None, "avatar": None,
+            "bot": True}
+
+    async def me(request: web.Request) -> web.Response:  # discord.py reads JSON only under this exact type
+        return web.Response(body=json.dumps(user).encode(), headers={"Content-Type": "application/json"})
+
+    async def application(request: web.Request) -> web.Response:
+        data = {"id": "1", "name": "Cuarenta", "icon": None, "description": "", "verify_key": "0",
+                "bot_public": True, "bot_require_code_grant": False, "flags": 0, "owner": user}
+        return web.Response(body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+
+    app = web.Application()
+    app.router.add_get("/api/v10/users/@me", me)
+    app.router.add_get("/api/v10/oauth2/applications/@me", application)
+    app.router.add_get("/api/v10/applications/@me", application)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    api = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        code, err = await run_bot(environment(tmp_path, 0, DISCORD_API_BASE=api, METRICS_PORT=str(port)), tmp_path)
+    finally:
+        taken.close()
+        await runner.cleanup()
+    assert code == 1
+    assert f"METRICS_PORT: cannot listen on 127.0.0.1:{port}" in the_error(err)

@@ -93,6 +93,17 @@ class Database:
     def __init__(self) -> None:
         self._tx: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, Any] | None] = contextvars.ContextVar(
             f"db_tx_{id(self)}", default=None)
+        self.errors = 0
+        """Statements and transactions that failed for a reason other than a constraint's refusal (a lost
+        connection, a closed or unwritable file, a lock or a free connection not had in time), each
+        failure counted once however many layers it went through: read by the metrics."""
+        self._counted: BaseException | None = None
+
+    def _failed(self, exc: BaseException) -> None:
+        """Count ``exc`` in `errors` (once; not a constraint's refusal, which is an answer, not a failure)."""
+        if exc is not self._counted and not isinstance(exc, IntegrityError | sqlite3.IntegrityError):
+            self._counted = exc
+            self.errors += 1
 
     def _current(self) -> Any | None:
         """The connection of the transaction the current task is in, or None."""
@@ -217,13 +228,20 @@ class SqliteDatabase(Database):
                     raise
             except aiosqlite.IntegrityError as exc:
                 raise IntegrityError(str(exc)) from exc
+            except Exception as exc:
+                self._failed(exc)
+                raise
             finally:
                 self._tx.reset(token)
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
         # one trip to the database thread: a statement is never left half-read between two trips, where
         # another task's COMMIT would find it in progress
-        return list(await self.conn.execute_fetchall(sql, args))
+        try:
+            return list(await self.conn.execute_fetchall(sql, args))
+        except Exception as exc:
+            self._failed(exc)
+            raise
 
     async def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         def run(conn: sqlite3.Connection) -> list[list[Any]]:
@@ -247,6 +265,9 @@ class SqliteDatabase(Database):
                 return await self._in_thread(transaction)
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
+        except Exception as exc:
+            self._failed(exc)
+            raise
 
     async def _in_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn(connection)`` in aiosqlite's database thread: one trip for any number of statements
@@ -259,6 +280,9 @@ class SqliteDatabase(Database):
             return await self.conn.execute(sql, args)
         except aiosqlite.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
+        except Exception as exc:
+            self._failed(exc)
+            raise
 
     async def execute(self, sql: str, *args: Any) -> int:
         if self._current() is None:
@@ -288,8 +312,9 @@ def _statements(sql: str) -> list[str]:
 
 
 @contextmanager
-def _pg_errors() -> Iterator[None]:
-    """asyncpg's errors as this module's: a constraint's as `IntegrityError`, a lock's as `BusyError`."""
+def _pg_errors(db: Database) -> Iterator[None]:
+    """asyncpg's errors as this module's: a constraint's as `IntegrityError`, a lock's as `BusyError`;
+    every other failure is counted in ``db.errors``."""
     import asyncpg
 
     try:
@@ -297,7 +322,12 @@ def _pg_errors() -> Iterator[None]:
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise IntegrityError(str(exc)) from exc
     except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as exc:
-        raise BusyError(str(exc)) from exc
+        busy = BusyError(str(exc))
+        db._failed(busy)
+        raise busy from exc
+    except Exception as exc:
+        db._failed(exc)
+        raise
 
 
 class PostgresDatabase(Database):
@@ -330,7 +360,12 @@ class PostgresDatabase(Database):
         try:
             conn = await self.pool.acquire(timeout=self.acquire_timeout)
         except TimeoutError as exc:
-            raise BusyError(f"no free database connection within {self.acquire_timeout} s") from exc
+            busy = BusyError(f"no free database connection within {self.acquire_timeout} s")
+            self._failed(busy)
+            raise busy from exc
+        except Exception as exc:  # the server is gone, the pool closed
+            self._failed(exc)
+            raise
         try:
             yield conn
         finally:
@@ -389,7 +424,7 @@ class PostgresDatabase(Database):
         async with self._connection() as conn:
             token = self._tx.set((asyncio.current_task(), conn))
             try:
-                with _pg_errors():
+                with _pg_errors(self):
                     async with conn.transaction():
                         yield
             finally:
@@ -407,19 +442,19 @@ class PostgresDatabase(Database):
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
         async with self._target() as conn:
-            with _pg_errors():
+            with _pg_errors(self):
                 return list(await conn.fetch(to_postgresql(sql), *args))
 
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._target() as conn:
-            with _pg_errors():
+            with _pg_errors(self):
                 status = await conn.execute(to_postgresql(sql), *args)
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def insert(self, sql: str, *args: Any) -> int:
         async with self._target() as conn:
-            with _pg_errors():
+            with _pg_errors(self):
                 value = await conn.fetchval(to_postgresql(sql) + " RETURNING id", *args)
         return int(value) if value is not None else 0  # 0: INSERT OR IGNORE inserted nothing
 

@@ -320,6 +320,7 @@ class Lobby:
         table.seed = table.seed or self.seed_factory()
         table.game = Game.new(table.rules, table.players, table.seed)
         table.status = PLAYING
+        table.timers.started = self._clock.now()
         if table.house:  # decided once, at the start, as the lobby said
             table.options = replace(table.options, house_rated=(await self._house.get(table.guild_id)).rated)
         log.info("table %d started", table.id)

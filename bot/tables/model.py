@@ -126,6 +126,8 @@ class Timers:
         reminded: the 2/3 reminder for this deadline was sent.
         strikes: per seat (string key), consecutive turns that expired.
         lobby_deadline: when an unstarted lobby closes itself, or None.
+        started: when the mesa was dealt, or None (a lobby; a mesa dealt before this was kept): the
+            duration said when it ends.
     """
 
     turn_timer: int = 90
@@ -135,11 +137,13 @@ class Timers:
     reminded: bool = False
     strikes: dict[str, int] = field(default_factory=dict)
     lobby_deadline: float | None = None
+    started: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"turn_timer": self.turn_timer, "deadline": self.deadline, "nonce": self.nonce, "seat": self.seat,
-                "reminded": self.reminded, "strikes": dict(self.strikes), "lobby_deadline": self.lobby_deadline}
+                "reminded": self.reminded, "strikes": dict(self.strikes), "lobby_deadline": self.lobby_deadline,
+                "started": self.started}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Timers:
@@ -149,7 +153,7 @@ class Timers:
                    nonce=int(data.get("nonce", -1)), seat=int(data.get("seat", -1)),
                    reminded=bool(data.get("reminded", False)),
                    strikes={str(k): int(v) for k, v in (data.get("strikes") or {}).items()},
-                   lobby_deadline=data.get("lobby_deadline"))
+                   lobby_deadline=data.get("lobby_deadline"), started=data.get("started"))
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,11 @@ from bot.store import Store, TableRow
 
 from .errors import IllegalPlayError
 from .model import FINISHED, PLAYING, Messages, Seat, Table, Timers
+from .ports import NullObserver, TableObserver
 
 if TYPE_CHECKING:
     from .presence import TurnClock
+    from .timers import Clock
 
 log = logging.getLogger(__name__)
 
@@ -36,18 +38,26 @@ class TableWriter:
         mesa_hooks: the service's live list of hooks run in the transaction that saves a mesa's last play.
         record_chicas: records the chicas a play finished, inside that transaction (a failure is logged
             by it, and the play is still saved).
+        clock: times a mesa from its deal (`Timers.started`) to its end.
+
+    Attribute ``observer``: the `TableObserver` told of every play saved and every mesa that ended (by
+    default `NullObserver`; the bot sets its metrics).
     """
 
     def __init__(self, store: Store, turns: TurnClock, mesa_hooks: list[MesaHook],
-                 record_chicas: Callable[[Table], Awaitable[None]]) -> None:
+                 record_chicas: Callable[[Table], Awaitable[None]], clock: Clock) -> None:
         self._store = store
         self._turns = turns
         self._mesa_hooks = mesa_hooks
         self._record_chicas = record_chicas
+        self._clock = clock
+        self.observer: TableObserver = NullObserver()
 
     async def save(self, table: Table, play: tuple[int, int, Play] | None = None) -> None:
         """Persist ``table`` (and ``play``: its sequence number, seat and play); a mesa that just ended is
-        marked finished and its result stored. Its alarms are re-armed from the saved timers."""
+        marked finished and its result stored, then said in one INFO line (table, server, winning side,
+        duration, plays: never a card) and told to the `observer`. Its alarms are re-armed from the saved
+        timers."""
         game = table.game
         mesa = None
         if game is not None and game.is_over and table.status == PLAYING:
@@ -83,6 +93,13 @@ class TableWriter:
             meta=table.meta_json() if play is None else None,
         )
         self._turns.arm(table)
+        if mesa is not None and game is not None:
+            started = table.timers.started
+            seconds = max(0.0, self._clock.now() - started) if started is not None else None
+            log.info("mesa ended: table %d, server %d, winner side %s, chicas %d-%d, %s, %d plays", table.id,
+                     table.guild_id, "AB"[game.winner or 0], game.chicas[0], game.chicas[1],
+                     f"{seconds:.0f} s" if seconds is not None else "duration unknown", len(game.plays))
+            self.observer.mesa_finished(table, seconds)
 
     async def apply(self, table: Table, seat: int, play: Play) -> list[Event]:
         """Play under the lock and persist; on a storage failure the in-memory game is restored.
@@ -104,6 +121,7 @@ class TableWriter:
             if table.status == FINISHED:
                 table.status = PLAYING
             raise
+        self.observer.played(table)
         log.debug("table %d: seat %d played (nonce %d)", table.id, seat, table.nonce)
         return events
 

@@ -68,6 +68,28 @@ class Notifier(Protocol):
         Called under its notify lock, after its last notification."""
 
 
+class TableObserver(Protocol):
+    """What the table service tells whoever counts its work (`bot.ops.metrics.BotMetrics`): two cheap,
+    synchronous calls, made after the change was saved. They must not raise or await."""
+
+    def played(self, table: Table) -> None:
+        """A play (a person's or a computer player's) was saved at ``table``."""
+
+    def mesa_finished(self, table: Table, seconds: float | None) -> None:
+        """The play just saved ended ``table``'s mesa, ``seconds`` after its deal (None when the deal's time
+        is unknown: a mesa dealt by a build that did not keep it)."""
+
+
+class NullObserver:
+    """An observer that counts nothing (the default, and the service tests)."""
+
+    def played(self, table: Table) -> None:
+        """Ignore."""
+
+    def mesa_finished(self, table: Table, seconds: float | None) -> None:
+        """Ignore."""
+
+
 class NullNotifier:
     """A notifier that does nothing (service tests; a base for test recorders that watch a few calls)."""
 

@@ -142,7 +142,8 @@ class TableService:
         self.turns = TurnClock(self.clock, self.scheduler, store, keep=self.registry.keep)
         self.locks = TableLocks(store, self.turns.arm, self.background, self.notices, live=self.registry.get,
                                 tables=lambda: list(self.registry.tables), sleep=self.clock.sleep)
-        self.writer = TableWriter(store, self.turns, self.mesa_hooks, lambda table: self._record_chicas(table))
+        self.writer = TableWriter(store, self.turns, self.mesa_hooks, lambda table: self._record_chicas(table),
+                                  self.clock)
         self.presence = Presence(self.clock, self.registry, self.locks, self.writer, self.turns, self.notices,
                                  self.offload, self.fetch)
         self.turns.bind(self.presence)

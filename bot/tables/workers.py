@@ -97,7 +97,8 @@ class ProcessOffload:
 
     Attributes:
         calls: calls answered by a worker process. restarts: pools replaced after breaking.
-        fallbacks: calls run in a thread after two broken pools.
+        fallbacks: calls run in a thread after two broken pools. pending: calls asked and not yet
+        answered (waiting for a worker, or being computed): the queue's depth.
     """
 
     def __init__(self, max_workers: int | None = None, *, context: str | None = None,
@@ -113,6 +114,7 @@ class ProcessOffload:
         self.calls = 0
         self.restarts = 0
         self.fallbacks = 0
+        self.pending = 0
 
     @property
     def closed(self) -> bool:
@@ -133,6 +135,14 @@ class ProcessOffload:
             result that does not pickle (`pickle.PicklingError`, `TypeError`, `AttributeError`).
         """
         self._check_open()
+        self.pending += 1
+        try:
+            return await self._call(fn, *args)
+        finally:
+            self.pending -= 1
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """`__call__` without the count of pending calls."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._ensure_pool()

@@ -8,6 +8,8 @@ command), and the handler's own answer then arrives as the follow-up or the edit
 
 Every answer goes through `reply`, `edit` or `acknowledge`, which take one lock per interaction, so the
 watchdog and the handler never both send an initial response (Discord would refuse the second, 40060).
+The first of them to answer calls the interaction's `ON_ANSWERED` hook, if one was set when it arrived
+(the metrics time each interaction from its receipt to that answer, `bot.ops.metrics`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,17 @@ log = logging.getLogger(__name__)
 
 ACK_DEADLINE = 2.5
 """Seconds after which an interaction that has no answer yet is acknowledged (Discord allows 3)."""
+
+ON_ANSWERED = "c4_on_answered"
+"""The key of ``interaction.extras`` under which a callable with no argument waits for the interaction's
+initial response (an answer or an acknowledgement): called once, when that response was sent."""
+
+
+def _answered(interaction: discord.Interaction) -> None:
+    """The initial response was sent: call the `ON_ANSWERED` hook, once."""
+    hook = interaction.extras.pop(ON_ANSWERED, None)
+    if hook is not None:
+        hook()
 
 
 async def language(interaction: discord.Interaction) -> str:
@@ -79,6 +92,7 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)  # type: ignore[arg-type]
         else:
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            _answered(interaction)
 
 
 async def edit_own(interaction: discord.Interaction, payload: Any) -> None:
@@ -107,6 +121,7 @@ async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
     async with _lock(interaction):
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
+            _answered(interaction)
         else:  # after a deferred update, the "original response" is the component's own message
             await interaction.edit_original_response(**kwargs)
 
@@ -128,6 +143,7 @@ async def show(interaction: discord.Interaction, payload: Any) -> None:
     async with _lock(interaction):
         if not interaction.response.is_done():
             await delivery.update_message(interaction, payload)
+            _answered(interaction)
         else:  # after a deferred update, the "original response" is the component's own message
             await delivery.edit_original(interaction, payload)
 
@@ -137,6 +153,7 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     async with _lock(interaction):
         if not interaction.response.is_done():
             await interaction.response.defer()
+            _answered(interaction)
 
 
 async def _keep_alive(interaction: discord.Interaction, after: float, started: asyncio.Event,
@@ -151,6 +168,7 @@ async def _keep_alive(interaction: discord.Interaction, after: float, started: a
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            _answered(interaction)
             log.info("interaction %s: acknowledged after %.1f s, the answer follows", interaction.id, after)
         except discord.HTTPException as exc:
             log.info("interaction %s: could not acknowledge (%s %s)", interaction.id, exc.status, exc.code)

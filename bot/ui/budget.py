@@ -17,7 +17,9 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
+
+import discord
 
 WRITES = 5
 """Writes allowed per window in one channel."""
@@ -180,6 +182,15 @@ MAX_SHED = 6.0
 """Seconds an optional write waits at most for the rate to fall (the public table then lags that much)."""
 
 
+class RequestObserver(Protocol):
+    """Who counts the bot-token requests by route (`bot.ops.metrics.BotMetrics`), told by `RequestRate`."""
+
+    def request_done(self, method: str, route: str, limited: bool) -> None:
+        """A request ended (answered, or failed): ``method`` and ``route`` are discord.py's ``Route`` method
+        and path template (``"PATCH"``, ``"/channels/{channel_id}/messages/{message_id}"``); ``limited``:
+        it failed with Discord's 429 (the retries discord.py makes itself are in its own log)."""
+
+
 class RequestRate:
     """The bot's own bot-token REST request rate, over a sliding window.
 
@@ -191,10 +202,11 @@ class RequestRate:
         limit: requests per second from which `busy` is True (default `SHED_AT`).
         window: seconds the rate is averaged over.
         clock: monotonic seconds (default `time.monotonic`; SimCord drives it in tests).
+        observer: told of every request once it ended (`RequestObserver`), or None.
     """
 
     def __init__(self, limit: float = SHED_AT, window: float = 1.0, *,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, observer: RequestObserver | None = None) -> None:
         if limit <= 0 or window <= 0:
             raise ValueError("a request rate needs a positive limit and window")
         self.limit = limit
@@ -205,6 +217,7 @@ class RequestRate:
         """Bot-token requests counted since the start."""
         self.shed = 0
         """Optional writes that waited because the rate was at the limit."""
+        self.observer = observer
 
     def _now(self) -> float:
         return self._clock() if self._clock else time.monotonic()
@@ -245,6 +258,16 @@ class RequestRate:
 
         async def request(route: Any, **kwargs: Any) -> Any:
             self.record()
-            return await original(route, **kwargs)
+            observer = self.observer
+            if observer is None:
+                return await original(route, **kwargs)
+            limited = False
+            try:
+                return await original(route, **kwargs)
+            except Exception as exc:
+                limited = isinstance(exc, discord.RateLimited) or getattr(exc, "status", None) == 429
+                raise
+            finally:
+                observer.request_done(route.method, route.path, limited)
 
         http.request = request

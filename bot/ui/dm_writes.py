@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -38,6 +38,21 @@ async def open_dm(client: discord.Client, user_id: int) -> discord.DMChannel:
     return state.add_dm_channel(data)
 
 
+class DmObserver(Protocol):
+    """Who counts the DMs Discord refused (`bot.ops.metrics.BotMetrics`)."""
+
+    def dm_failed(self, what: str, closed: bool) -> None:
+        """A DM (``what``: ``"hand"``, ``"line"``, ``"welcome"``) was refused or failed; ``closed``: because
+        the person's DMs are closed (403, 50007)."""
+
+
+class NullDmObserver:
+    """Counts nothing (the default)."""
+
+    def dm_failed(self, what: str, closed: bool) -> None:
+        """Ignore."""
+
+
 class DmWriter:
     """DM writes within the shared per-channel `WriteBudget`.
 
@@ -54,6 +69,8 @@ class DmWriter:
         self.messages = messages
         self.on_dm_closed: Callable[[Table, int], Awaitable[Any]] | None = None
         """Called when a hand finds a seat's DMs closed (the presenter updates the table message)."""
+        self.observer: DmObserver = NullDmObserver()
+        """Told of every DM refused or failed (the bot sets its metrics)."""
 
     async def save_messages(self, table: Table) -> None:
         """Keep ``table.messages`` in the presenter's store (`bot.store.messages`), when it has one."""
@@ -65,8 +82,10 @@ class DmWriter:
         log: ``"hand"``, ``"line"``, ``"welcome"``). A 403 with code 50007 (the person's DMs are closed)
         marks the seat, once, through `on_dm_closed` (the presenter: the table message then tells them to
         use «Ver mi mano»; `mark_dm_closed` without one). Returns True for closed DMs, False for any other
-        failure (left to the caller)."""
-        if not (isinstance(exc, discord.Forbidden) and exc.code == DM_CLOSED):
+        failure (left to the caller). Either way the `observer` is told."""
+        closed = isinstance(exc, discord.Forbidden) and exc.code == DM_CLOSED
+        self.observer.dm_failed(what, closed)
+        if not closed:
             return False
         log.info("table %d: DMs closed for seat %d (%s)", table.id, seat, what)
         if table.dm_closed(seat):

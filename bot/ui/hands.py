@@ -453,6 +453,7 @@ class HandPresenter(DmWriter):
                 log.warning("table %d: DM to seat %d refused (%s)", table.id, seat, exc.code)
             return
         except discord.HTTPException as exc:
+            self.observer.dm_failed("hand", False)
             passing = exc.status >= 500 or exc.status == 429  # Discord's trouble (discord.py retried some)
             log.warning("table %d: DM to seat %d failed (%s %s)%s", table.id, seat, exc.status, exc.code,
                         "; trying again" if passing else "")

@@ -132,7 +132,8 @@ class PictureWorkers:
 
     Attributes:
         pictures: pictures drawn by a worker. restarts: workers replaced after ending. fallbacks:
-            pictures drawn in a thread after two workers ended with them.
+            pictures drawn in a thread after two workers ended with them. pending: pictures asked and not
+            yet drawn (queued, or being drawn): the queue's depth.
     """
 
     def __init__(self, workers: int, *, context: str | None = None, preload: Sequence[str] = PRELOAD) -> None:
@@ -145,6 +146,7 @@ class PictureWorkers:
         self.pictures = 0
         self.restarts = 0
         self.fallbacks = 0
+        self.pending = 0
 
     def pids(self) -> list[int]:
         """The process ids of the workers running now (tests; `bench/loopback.py` reads /proc instead)."""
@@ -157,6 +159,14 @@ class PictureWorkers:
             SceneError, CardError: as `render_table`.
             bot.tables.workers.OffloadClosedError: the workers were closed.
         """
+        self.pending += 1
+        try:
+            return await self._render(table_id, scene)
+        finally:
+            self.pending -= 1
+
+    async def _render(self, table_id: int, scene: TableScene) -> bytes:
+        """`render` without the count of pending pictures."""
         index = table_id % len(self._workers)
         for attempt in (1, 2):
             worker = self._worker(index)

@@ -264,3 +264,26 @@ async def test_migration_16_adds_where_tables_play_as_the_channel_keeping_every_
     with pytest.raises(IntegrityError):
         await store.db.execute("UPDATE guild_settings SET table_place = 'forum' WHERE guild_id = 7")
     await store.close()
+
+
+async def test_failed_statements_are_counted_once_and_a_constraints_refusal_is_not(database_url):
+    store = await Store.open(database_url)
+    db = store.db
+    kwargs = dict(guild_id=1, channel_id=2, host_id=3, players=2, preset="quito", seats=[None, None], meta={})
+    await store.create_table(**kwargs)
+    with pytest.raises(ChannelBusyError):
+        await store.create_table(**kwargs)
+    assert db.errors == 0, "a unique index refusing a second table is an answer, not a failure"
+
+    with pytest.raises(Exception, match="no_such_table"):
+        await db.fetch("SELECT * FROM no_such_table")
+    assert db.errors == 1
+    with pytest.raises(Exception, match="no_such_table"):
+        async with db.transaction(), db.transaction():  # a savepoint in a transaction: three layers
+            await db.execute("UPDATE no_such_table SET x = 1")
+    assert db.errors == 2, "one failure, counted once however many layers it went through"
+
+    await store.close()
+    with pytest.raises(Exception):  # noqa: B017 - each backend has its own error for a closed database
+        await db.fetchval("SELECT 1")
+    assert db.errors == 3

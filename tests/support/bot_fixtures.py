@@ -50,7 +50,9 @@ async def make_bot(db_path: str, virtual_waits: VirtualWaits, monkeypatch):
     Computer players think in threads (``ai_workers=0``) and table pictures are drawn in the test's
     process (``picture_workers=0``) unless a test asks for worker processes, and
     table edits are not shed at a high request rate (tests click many times in one virtual instant)
-    unless a test asks for ``request_shedding=True``. The table messages carry no picture and the cards
+    unless a test asks for ``request_shedding=True``. No periodic log line of the live tables is armed
+    (`bot.ops.pulse`: a tick every 5 virtual minutes made the tests that jump days settle thousands of
+    times) unless a test asks for ``pulse_every``. The table messages carry no picture and the cards
     are text (no card emojis uploaded) unless a test asks for ``pictures=True`` or ``card_emojis=True``
     (`helpers.LOOKS`: both). With ``virtual=True`` the presenter's waits
     (coalesced edits, the write budget) pass in SimCord's virtual time only (`clocked.VirtualWaits`): they
@@ -76,7 +78,7 @@ async def make_bot(db_path: str, virtual_waits: VirtualWaits, monkeypatch):
                             ai_workers=ai_workers, picture_workers=picture_workers)
         options = {"ai_delay": 0, "seed_factory": lambda: f"seed-{next(counter)}", "edit_interval": 0, "shard_count": 1,
                    "write_budget": False, "request_shedding": False, "pictures": False, "card_emojis": False,
-                   **overrides}
+                   "pulse_every": None, **overrides}
         if virtual:
             park_primitive_waiters(monkeypatch)
             options["sleep"] = virtual_waits.sleep
