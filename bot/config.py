@@ -18,6 +18,9 @@ Variables (see `.env.example`):
         (every process is given the same count). Both unset (the default): one process runs every shard,
         their count from Discord. A process that runs only some of the shards needs DATABASE_URL: the
         processes share one PostgreSQL.
+    PRUNE_DAYS_AFTER_LEAVE: days after the bot leaves (or is removed from) a server before every row of
+        that server is deleted: its tables and mesas, ratings, competitions, settings (default 30; a whole
+        number from 1 to 3650). The bot coming back before then cancels it. See ``docs/PRIVACY.md``.
 """
 
 from __future__ import annotations
@@ -103,6 +106,8 @@ class Settings:
     """The shards this process runs (``AutoShardedBot(shard_ids=…)``); None: every shard."""
     shard_count: int | None = None
     """Shards in all, the same in every process; None (with ``shard_ids`` None): Discord's count."""
+    prune_days_after_leave: int = 30
+    """Days after the bot left a server before that server's data is deleted (`bot.privacy`)."""
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
@@ -123,7 +128,8 @@ class Settings:
         Raises:
             ConfigError: DISCORD_GUILD_ID is not a number, LOG_LEVEL is unknown, AI_WORKERS or
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
-                ``postgresql://`` URL, or SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`).
+                ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
+                PRUNE_DAYS_AFTER_LEAVE is not a whole number from 1 to 3650.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -142,6 +148,9 @@ class Settings:
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must start with postgresql:// (for SQLite, set DATABASE_PATH), not {url[:20]!r}")
         shard_ids, shard_count = _shards(env, shared_database=bool(url))
+        prune_raw = (env.get("PRUNE_DAYS_AFTER_LEAVE") or "").strip() or "30"
+        if not (prune_raw.isascii() and prune_raw.isdigit()) or not 1 <= int(prune_raw) <= 3650:
+            raise ConfigError(f"PRUNE_DAYS_AFTER_LEAVE must be a whole number of days from 1 to 3650, not {prune_raw!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -153,4 +162,5 @@ class Settings:
             picture_workers=picture_workers,
             shard_ids=shard_ids,
             shard_count=shard_count,
+            prune_days_after_leave=int(prune_raw),
         )
