@@ -82,6 +82,12 @@ class PrivacyCog(GroupedCog):
         """The bot joined a server (maybe again): nothing of it is to be pruned."""
         await self.service.guild_joined(guild.id)
 
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server of the bot's is there (at start, after an outage): the bot is in it, so nothing of it is
+        to be pruned (a removal missed while the bot was down is undone by its presence)."""
+        await self.service.guild_joined(guild.id)
+
 
 async def setup(bot: CuarentaBot) -> None:
     """Extension entry point (after ``cogs.tables``, which owns the ``/cuarenta`` group)."""
