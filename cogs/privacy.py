@@ -83,6 +83,11 @@ class PrivacyCog(GroupedCog):
         await self.service.guild_joined(guild.id)
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected: the servers the bot was removed from while it was down start their countdown."""
+        await self.service.reconcile({g.id for g in self.bot.guilds}, self.bot.settings.runs_guild)
+
+    @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server of the bot's is there (at start, after an outage): the bot is in it, so nothing of it is
         to be pruned (a removal missed while the bot was down is undone by its presence)."""

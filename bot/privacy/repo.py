@@ -407,6 +407,15 @@ class PrivacyRepo:
         value = await self.db.fetchval("SELECT left_at FROM guild_departures WHERE guild_id = ?", guild_id)
         return float(value) if value is not None else None
 
+    async def known_guilds(self) -> set[int]:
+        """Every server the database holds something of: tables, settings, seasons, competitions, queues."""
+        rows = await self.db.fetch(
+            "SELECT guild_id FROM tables UNION SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM seasons"
+            " UNION SELECT guild_id FROM leagues UNION SELECT guild_id FROM tournaments"
+            " UNION SELECT guild_id FROM queue_channels UNION SELECT guild_id FROM house_settings"
+            " UNION SELECT guild_id FROM competition_settings")
+        return {int(r[0]) for r in rows}
+
     async def departed_before(self, when: float) -> list[int]:
         """The servers the bot left at or before ``when`` (UTC seconds), by id."""
         rows = await self.db.fetch("SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -135,6 +135,21 @@ class PrivacyService:
     async def guild_joined(self, guild_id: int) -> None:
         """The bot joined server ``guild_id`` (again): nothing of it is to be deleted."""
         await self.repo.mark_joined(guild_id)
+
+    async def reconcile(self, present: set[int], serves: Callable[[int], bool]) -> list[int]:
+        """At a connection: the servers the database knows but the bot is not in any more (``present`` are
+        the ones it is in, ``serves(guild_id)`` says whether this process runs that server's shard) were left
+        while the bot was down, so no removal event will ever come: they are marked left now (an earlier
+        mark stays). Returns the servers newly found gone."""
+        gone = []
+        for guild_id in sorted(await self.repo.known_guilds() - present):
+            if serves(guild_id) and await self.repo.left_at(guild_id) is None:
+                await self.repo.mark_left(guild_id, self.clock.now())
+                gone.append(guild_id)
+        if gone:
+            log.info("%d servers were left while the bot was down: their data is deleted in %d days", len(gone),
+                     self.prune_days)
+        return gone
 
     async def prune_due(self) -> list[int]:
         """Delete the data of every server the bot left `prune_days` days ago or more; their ids."""

@@ -181,3 +181,20 @@ async def test_a_servers_data_is_pruned_days_after_the_bot_left_not_before_nor_o
     assert await repo.guild_rows(back_id) == kept[back_id], "the server the bot came back to keeps its data"
     assert await repo.guild_rows(world.guild.id) == kept[world.guild.id]
     assert env.errors == []
+
+
+async def test_a_server_left_while_the_bot_was_down_is_found_at_the_next_start(world, make_bot):
+    env = world.env
+    other = env.create_guild("Cuenca Club")
+    channel = other.create_text_channel("mesa")
+    ana_b = other.add_member(world.ana.user)
+    await world.bot.tree.sync()
+    await ana_b.slash(channel, "cuarenta new", players=2)
+    await world.beto.slash(world.channel, "cuarenta new", players=2)
+    env.backend.guilds.pop(other.id)  # removed from Cuenca while the bot was down: no GUILD_DELETE reached it
+    await env.restart_bot(make_bot())
+    repo = env.bot.privacy.repo
+    assert await repo.left_at(other.id) is not None
+    assert await repo.left_at(world.guild.id) is None, "the bot is still in Quito"
+    await env.advance_time(31 * DAY)
+    assert await repo.guild_rows(other.id) == 0 and await repo.guild_rows(world.guild.id) > 0
