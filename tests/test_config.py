@@ -207,3 +207,11 @@ async def test_a_restarted_bot_resumes_the_open_tables_of_its_own_shards_only(wo
         assert bot.tables.serves_guild(world.guild.id) is resumed
         assert (1 in bot.tables.tables) is resumed, f"shards {runs}: table #1 resumed should be {resumed}"
     assert world.env.errors == []
+
+
+def test_the_days_before_a_left_servers_data_is_pruned_default_to_30_and_must_be_whole_days():
+    assert Settings.from_env({}).prune_days_after_leave == 30
+    assert Settings.from_env({"PRUNE_DAYS_AFTER_LEAVE": " 7 "}).prune_days_after_leave == 7
+    for bad in ("0", "-3", "1.5", "forever", "3651"):
+        with pytest.raises(ConfigError, match="PRUNE_DAYS_AFTER_LEAVE"):
+            Settings.from_env({"PRUNE_DAYS_AFTER_LEAVE": bad})
