@@ -16,6 +16,8 @@ from .repo import Summary
 
 EXPORT_FILENAME = "cuarenta-data.json"
 """The name of the exported file."""
+SHOWN = 6
+"""Ratings and names listed in the summary (the export holds them all)."""
 
 
 def summary_lines(summary: Summary, lang: str) -> list[str]:
@@ -23,8 +25,12 @@ def summary_lines(summary: Summary, lang: str) -> list[str]:
     if summary.empty:
         return [t("privacy.title", lang), t("privacy.empty", lang)]
     ratings = ", ".join(t("privacy.rating", lang, mode=mode, season=season, display=display, games=games)
-                        for _, season, mode, display, games in summary.ratings) or "—"
-    names = ", ".join(clean(n) for n in summary.names) or "—"
+                        for _, season, mode, display, games in summary.ratings[:SHOWN]) or "—"
+    if len(summary.ratings) > SHOWN:
+        ratings += ", …"
+    names = ", ".join(clean(n) for n in summary.names[:SHOWN]) or "—"
+    if len(summary.names) > SHOWN:
+        names += ", …"
     return [
         t("privacy.title", lang),
         t("privacy.line.ratings", lang, count=len(summary.ratings), ratings=ratings),
