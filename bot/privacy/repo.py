@@ -153,8 +153,9 @@ class Summary:
 
 @dataclass(frozen=True)
 class Blockers:
-    """What keeps a person's data from being deleted now: an open table (lobby or in play) or rematch check,
-    the queue, an unfinished league or tournament they play in or organize."""
+    """What keeps a person's data from being deleted now: an open table (lobby or in play) they sit at, host or
+    held a seat at earlier in its mesa (its seat history is rewritten only once it ends), an open rematch
+    check, the queue, an unfinished league or tournament they play in or organize."""
 
     open_tables: list[int]
     queued: bool
@@ -308,8 +309,7 @@ class PrivacyRepo:
 
     async def blockers(self, user_id: int) -> Blockers:
         """What keeps ``user_id``'s data from being deleted now (`Blockers`)."""
-        tables = [t["id"] for t in await self._tables(user_id)
-                  if t["status"] in OPEN_TABLE_STATUSES and (t["seats"] or t["host"])]
+        tables = [t["id"] for t in await self._tables(user_id) if t["status"] in OPEN_TABLE_STATUSES]
         queued = await self.db.fetchval("SELECT 1 FROM queue_entries WHERE user_id = ?", user_id) is not None
         competitions = int(await self.db.fetchval(
             "SELECT COUNT(*) FROM league_sides s JOIN leagues l ON l.id = s.league_id"

@@ -42,7 +42,8 @@ class PrivacyError(TableError):
 
 
 class SeatedError(PrivacyError):
-    """They sit at (or host) an open table: they must leave it first (params: ``tables``, "#3, #7")."""
+    """They sit at, host, or held a seat earlier at an open table: they must leave it, or wait until it ends
+    (params: ``tables``, "#3, #7")."""
 
     key = "privacy.err.open_table"
 

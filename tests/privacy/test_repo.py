@@ -207,3 +207,17 @@ async def test_a_server_is_pruned_days_after_the_bot_left_not_before_and_not_onc
     assert await repo.guild_rows(GA) == 0, "every row of A, in every table"
     assert await repo.guild_rows(GB) == kept_b, "B untouched"
     assert await service.prune_due() == []
+
+
+async def test_a_seat_held_earlier_at_a_table_still_in_play_blocks_the_deletion_until_it_ends(store):
+    table_id = await store.db.insert(
+        "INSERT INTO tables (guild_id, channel_id, host_id, players, preset, status, seats, meta)"
+        " VALUES (?, 5, ?, 2, 'quito', 'playing', ?, ?)", GA, BETO,
+        json.dumps([seat(BETO, "Beto"), {"user_id": None, "name": "", "ai": "medio", "ai_number": 1, "locale": "es"}]),
+        json.dumps({"seat_history": [{"seat": 1, "until": 4, "held_by": seat(ANA, "Ana")}]}))
+    service = PrivacyService(store, ManualClock())
+    with pytest.raises(SeatedError):
+        await service.delete(ANA)
+    await store.db.execute("UPDATE tables SET status = 'finished' WHERE id = ?", table_id)
+    await service.delete(ANA)
+    assert str(ANA) not in await dump(store.db) and "Ana" not in await dump(store.db)
