@@ -54,7 +54,8 @@ class PrivacyCog(GroupedCog):
 
     async def on_privacy_button(self, interaction: discord.Interaction, action: str) -> None:
         """e: the clicker's data as a JSON file (an ephemeral follow-up); a: ask to confirm the deletion;
-        c: delete the clicker's data. Always the clicker's own data, whatever message the button is on."""
+        c: delete the clicker's data (the confirmation, when it is their ephemeral message, then says it is
+        done, without its button). Always the clicker's own data, whatever message the button is on."""
         user_id = interaction.user.id
 
         async def run(lang: str) -> None:
@@ -68,7 +69,7 @@ class PrivacyCog(GroupedCog):
                 await answer.reply(interaction, **confirm_payload(lang).send_kwargs())
             else:
                 await self.service.delete(user_id)
-                await answer.reply(interaction, **deleted_payload(lang).send_kwargs())
+                await answer.edit_own(interaction, deleted_payload(lang))  # the question gives way to the answer
 
         await self._guard(interaction, run)
 

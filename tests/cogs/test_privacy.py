@@ -94,8 +94,8 @@ async def test_deleting_anonymizes_the_seat_and_the_other_players_replay_still_w
     confirm = asked.followups[0] if asked.followups else asked.response
     assert confirm.ephemeral and custom_ids(confirm) == ["c4:d:c"]
     done = await world.ana.click(confirm, custom_id="c4:d:c")
-    answer = done.followups[0] if done.followups else done.response
-    assert answer.content == t("privacy.deleted", "en")
+    assert done.response.id == confirm.id, "the question gives way to the answer"
+    assert done.response.content == t("privacy.deleted", "en") and custom_ids(done.response) == []
 
     rows = await world.bot.privacy.repo.rows(world.ana.id)
     assert all(v == [] for v in rows.values()), "nothing about ana remains"
