@@ -9,6 +9,8 @@ or deletes comes from the interaction alone (its user), never from the custom_id
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 import discord
@@ -24,6 +26,8 @@ from cogs.common import GroupedCog, command_text
 
 if TYPE_CHECKING:
     from bot.app import CuarentaBot
+
+log = logging.getLogger(__name__)
 
 
 class PrivacyCog(GroupedCog):
@@ -76,23 +80,32 @@ class PrivacyCog(GroupedCog):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left or was removed from a server: its data goes in ``PRUNE_DAYS_AFTER_LEAVE`` days."""
-        await self.service.guild_left(guild.id)
+        await _quietly("guild removed", self.service.guild_left(guild.id))
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot joined a server (maybe again): nothing of it is to be pruned."""
-        await self.service.guild_joined(guild.id)
+        await _quietly("guild joined", self.service.guild_joined(guild.id))
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Connected: the servers the bot was removed from while it was down start their countdown."""
-        await self.service.reconcile({g.id for g in self.bot.guilds}, self.bot.settings.runs_guild)
+        await _quietly("servers left while down",
+                       self.service.reconcile({g.id for g in self.bot.guilds}, self.bot.settings.runs_guild))
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server of the bot's is there (at start, after an outage): the bot is in it, so nothing of it is
         to be pruned (a removal missed while the bot was down is undone by its presence)."""
-        await self.service.guild_joined(guild.id)
+        await _quietly("guild available", self.service.guild_joined(guild.id))
+
+
+async def _quietly(what: str, work: Awaitable[object]) -> None:
+    """Run a gateway event's work; a failure (the database away) is logged, not raised into discord.py."""
+    try:
+        await work
+    except Exception:
+        log.exception("privacy: handling %s failed", what)
 
 
 async def setup(bot: CuarentaBot) -> None:

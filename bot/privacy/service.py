@@ -134,8 +134,12 @@ class PrivacyService:
                  self.prune_days)
 
     async def guild_joined(self, guild_id: int) -> None:
-        """The bot joined server ``guild_id`` (again): nothing of it is to be deleted."""
-        await self.repo.mark_joined(guild_id)
+        """The bot joined server ``guild_id`` (again), or found it there at a connection: nothing of it is to
+        be deleted. A read first: every server comes by at each start, and only one the bot had left is
+        written."""
+        if await self.repo.left_at(guild_id) is not None:
+            await self.repo.mark_joined(guild_id)
+            log.info("guild %d: the bot is back, its data is kept", guild_id)
 
     async def reconcile(self, present: set[int], serves: Callable[[int], bool]) -> list[int]:
         """At a connection: the servers the database knows but the bot is not in any more (``present`` are
