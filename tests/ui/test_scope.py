@@ -212,8 +212,9 @@ async def test_every_command_option_naming_another_servers_object_changes_nothin
 async def test_property_a_forged_component_from_another_channel_of_the_server_takes_no_seat(attack, data):
     """Every registered template naming A's tables, clicked by dani (a member of A, seated nowhere) in
     #mesa2, a channel that is not table 1's: exactly one answer, ephemeral; she takes no seat, no table
-    changes (the queue's and a league's sign-up buttons are the server's, wherever they are pressed:
-    joining is hers to do; her league sides are left out of the comparison, so examples stay independent),
+    changes (the queue's, a league's and a tournament's sign-up buttons are the server's, wherever they are
+    pressed: joining is hers to do; her league sides and tournament entries are left out of the comparison,
+    so examples stay independent),
     and nothing is sent to another server."""
     world = attack.world
     factory, template = data.draw(st.sampled_from(_templates(world.bot)), label="template")
@@ -232,8 +233,9 @@ async def test_property_a_forged_component_from_another_channel_of_the_server_ta
     assert result.acknowledged and result.ephemeral, custom_id
     assert world.env.errors_since(cursor) == (), custom_id
     after = snapshot(attack.db_path)
-    for rows in (before, after):  # signing up for her own server's league is hers to do, as the queue is
-        rows["league_sides"] = [r for r in rows.get("league_sides", []) if str(world.dani.id) not in r]
+    for rows in (before, after):  # signing up for her own server's league or tournament is hers to do, as the queue is
+        for table in ("league_sides", "tournament_players"):
+            rows[table] = [r for r in rows.get(table, []) if str(world.dani.id) not in r]
     assert {k: after[k] for k in kept if k in after} == {k: before[k] for k in kept if k in before}, custom_id
     assert world.bot.tables.table_of_user(world.dani.id) is None, custom_id
     b_ids = {str(attack.b.id), str(attack.b_channel.id)}
