@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
 from bot.ops.pulse import PULSE_EVERY
+from bot.privacy import PrivacyService
 from bot.store import Store
 from bot.store.messages import TableMessages
 from bot.tables import TableService
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
                                   "cogs.leagues", "cogs.tournaments", "cogs.learn",
-                                  "cogs.replays", "cogs.house")  # tables first: it owns /cuarenta
+                                  "cogs.replays", "cogs.house", "cogs.privacy")  # tables first: it owns /cuarenta
 
 PERMISSIONS = permissions.INVITE
 """What the invite asks for: every permission the bot uses (`bot.ui.permissions`), no more."""
@@ -100,7 +101,8 @@ class CuarentaBot(commands.AutoShardedBot):
     the table pictures, or None (``picture_workers`` 0, no pictures, or ``sync_only``: drawn in-process).
 
     Attributes (after ``setup_hook``): ``store``, ``tables`` (the `TableService`), ``notifier``, ``queue``
-    (the `QueueService`) and ``queue_presenter``. Attribute ``faces``: the cards' `CardFaces` (the card
+    (the `QueueService`), ``queue_presenter`` and ``privacy`` (the `PrivacyService`: members' data, and the
+    daily pruning of servers the bot left). Attribute ``faces``: the cards' `CardFaces` (the card
     emojis once ``setup_hook`` synced them all, else text labels), handed to the presenter and read by the
     cogs. Attribute ``actions``: the `bot.ui.actions.Actions`
     registry through which persistent components reach the cogs (each cog fills its slot when it loads).
@@ -120,6 +122,7 @@ class CuarentaBot(commands.AutoShardedBot):
     competition_settings: CompetitionSettings
     actions: Actions
     request_rate: RequestRate
+    privacy: PrivacyService
 
     def __init__(self, settings: Settings, *, ai_delay: float | None = None,
                  seed_factory: Callable[[], str] | None = None,
@@ -237,6 +240,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
         self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
         self.competition_settings = CompetitionSettings(self.store)
+        self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -245,6 +249,7 @@ class CuarentaBot(commands.AutoShardedBot):
         await self.leagues.load()
         await self.tournaments.load()
         await self._start_ops(metrics)
+        self.privacy.start()
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -318,6 +323,7 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.queue.close()
             await self.leagues.close()
             await self.tournaments.close()
+            await self.privacy.close()
             await self.tables.close()
             await self.notifier.close()
         if self.ai_offload is not None:

@@ -36,6 +36,9 @@ Variables (see `.env.example`):
     METRICS_PORT: the TCP port of the health check and Prometheus metrics (``/healthz``, ``/metrics``;
         `docs/metrics.md`), 0 to 65535 (0: any free port); unset or blank (the default): no HTTP server.
     METRICS_HOST: the address that port listens on, default ``127.0.0.1`` (``0.0.0.0`` in a container).
+    PRUNE_DAYS_AFTER_LEAVE: days after the bot leaves (or is removed from) a server before every row of
+        that server is deleted: its tables and mesas, ratings, competitions, settings (default 30; a whole
+        number from 1 to 3650). The bot coming back before then cancels it. See ``docs/PRIVACY.md``.
 """
 
 from __future__ import annotations
@@ -179,6 +182,8 @@ class Settings:
     """The port of ``/healthz`` and ``/metrics`` (`bot.ops.http`); None: no HTTP server; 0: any free port."""
     metrics_host: str = "127.0.0.1"
     """The address ``metrics_port`` listens on."""
+    prune_days_after_leave: int = 30
+    """Days after the bot left a server before that server's data is deleted (`bot.privacy`)."""
 
     def runs_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (Discord's ``(guild_id >> 22) %
@@ -203,7 +208,8 @@ class Settings:
                 PICTURE_WORKERS is not a whole number from 0 to 64, DATABASE_URL is not a
                 ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
                 DISCORD_API_BASE is not an ``http://`` or ``https://`` URL, or
-                METRICS_PORT is not a port number (0 to 65535).
+                METRICS_PORT is not a port number (0 to 65535), or
+                PRUNE_DAYS_AFTER_LEAVE is not a whole number from 1 to 3650.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -230,6 +236,9 @@ class Settings:
         port_raw = (env.get("METRICS_PORT") or "").strip()
         if port_raw and not (port_raw.isascii() and port_raw.isdigit() and int(port_raw) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number from 0 to 65535 (unset: no metrics), not {port_raw!r}")
+        prune_raw = (env.get("PRUNE_DAYS_AFTER_LEAVE") or "").strip() or "30"
+        if not (prune_raw.isascii() and prune_raw.isdigit()) or not 1 <= int(prune_raw) <= 3650:
+            raise ConfigError(f"PRUNE_DAYS_AFTER_LEAVE must be a whole number of days from 1 to 3650, not {prune_raw!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -245,4 +254,5 @@ class Settings:
             startup_retry_seconds=_retry_seconds(env),
             metrics_port=int(port_raw) if port_raw else None,
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
+            prune_days_after_leave=int(prune_raw),
         )

@@ -292,3 +292,11 @@ def test_the_metrics_port_is_off_unless_set_and_must_be_a_port():
     for bad in ("http", "-1", "65536", "94 64"):
         with pytest.raises(ConfigError, match="METRICS_PORT"):
             Settings.from_env({"METRICS_PORT": bad})
+
+
+def test_the_days_before_a_left_servers_data_is_pruned_default_to_30_and_must_be_whole_days():
+    assert Settings.from_env({}).prune_days_after_leave == 30
+    assert Settings.from_env({"PRUNE_DAYS_AFTER_LEAVE": " 7 "}).prune_days_after_leave == 7
+    for bad in ("0", "-3", "1.5", "forever", "3651"):
+        with pytest.raises(ConfigError, match="PRUNE_DAYS_AFTER_LEAVE"):
+            Settings.from_env({"PRUNE_DAYS_AFTER_LEAVE": bad})

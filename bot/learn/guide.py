@@ -46,10 +46,9 @@ EXAMPLES: dict[str, Example] = {
 """By match (a 5 takes a 5), by sum (a 7 takes 5 + 2; only A–7 sum, R2), and the escalera (after the
 match, 6, 7, J follow in the order A-2-3-4-5-6-7-J-Q-K, R3, R18; the table is left empty: a limpia)."""
 
-TABLE_MARKS: tuple[str, ...] = ("▶", "⏳", "🟦", "🟧", "⚠️")
-"""The marks of the public table message (`bot.ui.render.table_payload`) that the "read" page names:
-whose turn, the turn's clock, side A's and side B's score lines (blue and orange, the sides' colours in
-the picture), a side at 38."""
+TABLE_MARKS: tuple[str, ...] = ("▶", "⏳", "🟦", "🟧")
+"""The marks of the public table message (`bot.ui.table_message`) that the "read" page names: whose turn,
+the turn's clock, side A's and side B's scores (blue and orange, the sides' colours in the picture)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,8 @@ def _params(lang: str, public: str, faces: CardFaces) -> dict[str, dict[str, obj
                    "ronda": quito.ronda, "doble": award_text(quito.doble_ronda, lang)},
         "end": {"score38": quito.score38 or quito.target - 2, "below": quito.zapateria_below,
                 "rules_cmd": command(lang, "rules")},
-        "read": {"on_table": t("table.on_table", public), "score38": quito.score38 or quito.target - 2},
+        "read": {"on_table": t("table.on_table", public), "dealer": t("pic.dealer", public),
+                 "mano": t("pic.mano", public)},
         "buttons": {"trail": t("dm.trail_placeholder", lang), "my_hand": t("btn.my_hand", public),
                     "hand_cmd": command(lang, "hand"), "why": t("btn.why", public)},
     }

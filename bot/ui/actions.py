@@ -1,7 +1,8 @@
 """How a persistent component's click reaches the code that answers it, typed.
 
 Every `discord.ui.DynamicItem` (``bot/ui/items.py``, ``bot/ui/boards.py``, ``bot/competitions/items.py``,
-``bot/replays/items.py``, ``bot/learn/items.py``, ``bot/houserules/items.py``) holds no logic: its
+``bot/replays/items.py``, ``bot/learn/items.py``, ``bot/houserules/items.py``,
+``bot/privacy/items.py``) holds no logic: its
 callback calls one method of an *actions* object, the same method the matching slash command calls (the
 ``/cuarenta hand`` command and the «My hand» button both end in the tables cog's hand action, say). The
 interfaces those callbacks call are the `typing.Protocol` classes below; the objects that implement them
@@ -121,6 +122,13 @@ class HouseActions(Protocol):
         """The value of ``rule`` was picked."""
 
 
+class PrivacyActions(Protocol):
+    """What the buttons of a member's data call (`bot.privacy.items`; implemented by `cogs.privacy`)."""
+
+    async def on_privacy_button(self, interaction: discord.Interaction, action: str) -> None:
+        """e export, a ask to delete, c confirm the deletion: always of the clicker's own data."""
+
+
 @dataclass
 class Actions:
     """The bot's registry of component actions, one typed slot per family of components; a cog fills its
@@ -134,6 +142,7 @@ class Actions:
     replays: ReplayActions | None = None
     learn: LearnActions | None = None
     house: HouseActions | None = None
+    privacy: PrivacyActions | None = None
 
 
 class ActionHost(Protocol):

@@ -160,6 +160,9 @@ async def test_the_read_page_names_what_the_table_message_shows(world):
     for mark in ("▶", "🟦", "🟧"):
         assert mark in shown and mark in read, mark
     assert t("table.on_table", "es") in shown and t("table.on_table", "es") in read
+    assert "⚠️" not in read, "no mark the table message no longer has"
+    assert f"{t('pic.dealer', 'es')} (reparte)" in read and f"{t('pic.mano', 'es')} (mano)" in read, \
+        "the picture's dealer and mano badges, as the picture writes them"
     label = t("btn.my_hand", "es")
     assert label in button_labels(public)
     assert f"«{label}»" in buttons and "/cuarenta mano" in buttons

@@ -254,7 +254,7 @@ async def test_migration_16_adds_where_tables_play_as_the_channel_keeping_every_
                            " VALUES (?, ?, ?, ?)", 7, 3, "cuenca", "hard")
     await store.close()
 
-    store = await Store.open(database_url)
+    store = await Store.open(database_url, schema=16)
     assert await store.schema_version() == 16
     settings = await Ratings(store.db).settings(7)
     assert (settings.table_place, settings.min_games, settings.default_preset, settings.reset_policy) == (

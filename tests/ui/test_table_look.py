@@ -5,6 +5,8 @@ messages only when the person is not at the table, and never more than 5 writes 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.engine import Card, EventKind, Play
@@ -15,10 +17,13 @@ from bot.ui.words import records, short_name
 from tests.support.clocked import WriteLog, play_clocked
 from tests.support.helpers import (
     LOOKS,
+    alt_texts,
     assert_no_hidden_cards_in_public,
     controls,
     custom_ids,
+    galleries,
     hand_messages,
+    is_layout,
     latest_hand,
     layout_texts,
     message_text,
@@ -103,8 +108,43 @@ def checking_player(world, menus: list[list[str]]):
         else:
             await play_through_ui(member, table, play)
         assert_no_hidden_cards_in_public(world, table_of(world, table.id))
+        assert_table_message_is_v2(world, table_of(world, table.id))
 
     return on_turn
+
+
+def assert_table_message_is_v2(world, table) -> None:
+    """The live table message (when the table has one) is a Components V2 layout whose picture is in a
+    media gallery with the table in words as its alt text."""
+    if not table.messages.public:
+        return
+    message = next((m for m in world.channel.history() if m.id == table.messages.public), None)
+    if message is None or table.status == FINISHED:
+        return
+    assert is_layout(message), "the table message is V2"
+    texts = alt_texts(message)
+    assert len(galleries(message)) == 1 and len(texts) == 1, "its picture is in one media gallery"
+    assert len(texts[0]) > 40, f"the alt text holds the table in words: {texts[0]!r}"
+
+
+RECORD_SIDE = re.compile(r"^(?:🟦|🟧) \*\*[^*]*?\+(\d+):\*\* (.*)$")
+
+
+def assert_records_add_up(world, table) -> int:
+    """Each hand's record in the channel says each side's points as a total and as parts that add up to it
+    (``"🟦 **A +12:** ana: 1 caída +2 · Compu 1 (media): 2 limpias +4 · cartón +6"``); the records' totals
+    make the marcador. Returns how many records were checked."""
+    checked = 0
+    for message in world.channel.history():
+        if not any(cid.startswith(f"c4:j:{table.id}:") for cid in custom_ids(message)):
+            continue
+        for line in "\n".join(layout_texts(message)).splitlines():
+            side = RECORD_SIDE.match(line)
+            if side:
+                parts = [int(n) for n in re.findall(r"\+(\d+)", side.group(2))]
+                assert sum(parts) == int(side.group(1)), f"the parts add up to the side's points: {line}"
+        checked += 1
+    return checked
 
 
 def the_record(world, table, writes: WriteLog) -> str:
@@ -159,6 +199,7 @@ async def test_1v1_against_a_computer_that_answers_at_once(world, writes):
 
     assert table.status == FINISHED
     await assert_every_play_on_the_record(world, table, writes)
+    assert assert_records_add_up(world, table) == table.game.hand_number, "a record per hand, each adds up"
     assert_within_budget(writes)
     for body in hand_bodies(world.env):
         assert rank_order(card_labels_of(body)), card_labels_of(body)
@@ -191,6 +232,7 @@ async def test_2v2_two_people_and_two_computers(world, writes):
     table = await play_clocked(world, 1, members, on_turn=checking_player(world, menus))
 
     await assert_every_play_on_the_record(world, table, writes)
+    assert assert_records_add_up(world, table) == table.game.hand_number, "a record per hand, each adds up"
     assert_within_budget(writes)
     for body in hand_bodies(world.env):
         assert rank_order(card_labels_of(body))
