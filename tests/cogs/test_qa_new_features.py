@@ -252,6 +252,30 @@ async def test_the_table_command_in_the_parent_does_not_repost_the_thread_table_
     assert world.env.errors == []
 
 
+@pytest.mark.xfail(strict=True, reason="a write refused with 400 50083 (a closed and locked thread) is only "
+                   "logged: no retry, the host is not told, and the record of the hand that ended meanwhile "
+                   "is never posted once the thread is open again (a 403 gets all three)")
+async def test_a_thread_closed_and_locked_mid_hand_gets_its_record_once_it_is_reopened(world):
+    """A moderator closes and locks the table's thread mid-hand (Discord answers every write there with
+    400 50083, «Thread is archived»), the hand ends meanwhile, then the thread is reopened: the hand's
+    record and the table come back to the thread, as they do to a channel whose permission came back."""
+    table, thread = await thread_1v1(world, rules="quito")
+    await world.env.advance_time(2)
+    world.env.inject_error("*", f"/channels/{thread.id}/messages*", status=400, code=50083,
+                           message="Thread is archived", times=None)  # closed and locked
+    await play_hand(world, table)
+    assert table.status == "playing" and table.game.hand_number == 2, "play went on through the DM hands"
+    assert not any("c4:j:1:1" in custom_ids(m) for m in thread.history()), "Discord took nothing meanwhile"
+
+    world.env.backend.faults.clear()  # reopened
+    await world.env.advance_time(31)
+    seat, play = pick_play(table)
+    await play_through_ui(world.ana if table.seats[seat].user_id == world.ana.id else world.beto, table, play)
+    await world.env.advance_time(31)
+    assert any("c4:j:1:1" in custom_ids(m) for m in thread.history()), "the record of hand 1, in the thread"
+    assert world.env.errors == []
+
+
 # ------------------------------------------------------------------------------------------ privacy
 
 
@@ -371,6 +395,21 @@ async def test_the_plays_of_a_deleted_members_mesa_name_the_anonymous_player_not
     text = one_answer(plays)
     assert "beto" in text and ANONYMOUS_NAME in text
     assert "ana" not in text.replace(ANONYMOUS_NAME, ""), "ana's name is gone"
+    assert world.env.errors == []
+
+
+@pytest.mark.xfail(strict=True, reason="the rematch check reads the finished table kept in memory: after "
+                   "ana deleted her data, a new public message names her by the name the deletion removed")
+async def test_a_rematch_asked_after_a_member_deleted_her_data_posts_no_message_naming_her(world):
+    table_id = await finished_1v1(world)
+    await delete_data(world, world.ana)
+    posted = {m.id for m in world.channel.history()}
+    final = next(m for m in world.channel.history() if m.id == table_of(world, table_id).messages.public)
+    asked = await world.beto.click(final, custom_id=f"c4:r:{table_id}")
+    assert asked.ephemeral
+    await world.env.advance_time(1)
+    new = [m for m in world.channel.history() if m.id not in posted]
+    assert all("ana" not in public_text(m).replace(ANONYMOUS_NAME, "") for m in new), [m.content for m in new]
     assert world.env.errors == []
 
 
