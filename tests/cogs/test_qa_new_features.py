@@ -413,6 +413,27 @@ async def test_a_rematch_asked_after_a_member_deleted_her_data_posts_no_message_
     assert world.env.errors == []
 
 
+@pytest.mark.xfail(strict=True, reason="the computer player that took a leaver's seat keeps her name "
+                   "(Seat.stands_for) in the stored table, which the deletion does not anonymize: the replay "
+                   "says «CPU 1 (medium, for ana)»")
+async def test_a_deleted_member_who_left_mid_mesa_is_not_named_by_the_computer_that_took_her_seat(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=2, rules="rapido")
+    await world.beto.slash(world.channel, "cuarenta join")
+    await world.ana.slash(world.channel, "cuarenta leave")  # a computer player takes her seat
+    await world.env.settle()
+    table = await play_to_end(world, 1, {world.beto.id: world.beto})
+    await world.env.settle()
+    assert table.status == "finished"
+    _, done = await delete_data(world, world.ana)
+    assert done.response.content == t("privacy.deleted", "en")
+    row = await world.bot.store.load_table(1)
+    assert "ana" not in json.dumps(row.seats), row.seats
+    replay = await world.beto.slash(world.channel, "cuarenta replay", mesa=1)
+    shown = json.dumps([e.to_dict() for e in replay.response.embeds], ensure_ascii=False)
+    assert "ana" not in shown.replace(ANONYMOUS_NAME, ""), "her name is gone from the replay"
+    assert world.env.errors == []
+
+
 async def test_after_a_restart_the_plays_of_a_deleted_members_mesa_name_the_anonymous_player(world, make_bot):
     table_id = await finished_1v1(world)
     await delete_data(world, world.ana)
