@@ -13,6 +13,7 @@ import pytest
 from bot.i18n import t
 from bot.privacy import ANONYMOUS_NAME
 from tests.support.helpers import (
+    LOOKS,
     click_raw,
     custom_ids,
     double_click,
@@ -482,6 +483,85 @@ async def test_the_leaderboard_after_a_deletion_shows_no_ghost_row(world):
     assert stats.response is not None
     stats_text = "\n".join(texts_of(stats.response))
     assert "<@-" not in stats_text and "ana" not in stats_text.replace(ANONYMOUS_NAME, ""), stats_text
+    assert world.env.errors == []
+
+
+@pytest.mark.xfail(strict=True, reason="a closed season's frozen standings keep their stored ranks: after "
+                   "the first of them deleted her data the list starts at «2.», a gap where her row was")
+async def test_a_closed_seasons_standings_after_a_deletion_have_no_gap_where_her_row_was(world):
+    await world.bot.tables.ratings.set_settings(world.guild.id, min_games=1)
+    await finished_1v1(world)  # ana wins 2-1
+    closed = await world.eva.slash(world.channel, "cuarenta season end")
+    assert "**1.** ana" in "\n".join(texts_of(closed.response))
+    await delete_data(world, world.ana)
+    past = await world.caro.slash(world.channel, "cuarenta leaderboard", mode="1v1", season=1)
+    rows = [line for line in (past.response.embeds[0].description or "").splitlines() if line.startswith("**")]
+    assert len(rows) == 1 and "beto" in rows[0]
+    assert rows[0].startswith("**1.** "), rows
+    assert world.env.errors == []
+
+
+async def test_the_current_leaderboard_after_a_deletion_ranks_the_others_from_one(world):
+    await world.bot.tables.ratings.set_settings(world.guild.id, min_games=1)
+    await finished_1v1(world)
+    await delete_data(world, world.ana)
+    board = await world.caro.slash(world.channel, "cuarenta leaderboard", mode="1v1")
+    rows = [line for line in (board.response.embeds[0].description or "").splitlines() if line.startswith("**")]
+    assert len(rows) == 1 and rows[0].startswith("**1.** beto"), rows
+    assert world.env.errors == []
+
+
+async def test_deleting_the_parent_channel_ends_its_threads_table_and_frees_its_players(world):
+    await threads_on(world)
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    table = table_of(world, 1)
+    other = world.guild.create_text_channel("otra")
+    world.env.backend.delete_channel(world.channel.id)
+    await world.env.settle()
+    assert table.status == "closed"
+    again = await world.ana.slash(other, "cuarenta new", players=2)
+    assert again.ephemeral and table_of(world, 2).is_open
+    assert world.env.errors == []
+
+
+async def test_a_thread_deleted_while_the_bot_was_down_ends_its_table_at_the_next_start(world, make_bot):
+    table, thread = await thread_1v1(world)
+    backend = world.env.backend  # the thread goes without any event reaching the bot
+    backend.channels.pop(thread.id)
+    backend.messages.pop(thread.id, None)
+    guild = backend.get_guild(world.guild.id)
+    if thread.id in guild.thread_ids:
+        guild.thread_ids.remove(thread.id)
+    await world.env.restart_bot(make_bot())
+    assert table_of(world, 1).status == "closed"
+    again = await world.ana.slash(world.channel, "cuarenta new", players=2)
+    assert again.ephemeral and table_of(world, 2).is_open
+    assert world.env.errors == []
+
+
+@pytest.mark.simcord_bot(**LOOKS)
+async def test_a_thread_tables_first_hand_shows_no_hidden_card_and_its_record_has_the_score_beside_the_button(
+        world):
+    await world.eva.slash(world.channel, "cuarenta settings", language="en")
+    table, thread = await thread_1v1(world, rules="quito")
+    members = {world.ana.id: world.ana, world.beto.id: world.beto}
+    while table.status == "playing" and table.game.hand_number == 1:
+        seat, play = pick_play(table)
+        await play_through_ui(members[table.seats[seat].user_id], table, play)
+        await world.env.settle()
+        hidden = hidden_cards(table)
+        for message in thread.history(viewer=world.eva):
+            if message.id == table.messages.public:
+                text = public_text(message)
+                shown = [str(c) for c in hidden if str(c) in text or f"c4_{c.code}:" in text]
+                assert not shown, shown
+    await world.env.advance_time(3)
+    record = next(m for m in thread.history() if "c4:j:1:1" in custom_ids(m))
+    assert is_layout(record)
+    texts = layout_texts(record)
+    assert any(line.startswith("🟦 **") and line.endswith(f"of {table.rules.target}") for line in texts), texts
+    assert t("btn.plays", "en") in texts_of(record)
+    only_the_thread_start_in_parent(world)
     assert world.env.errors == []
 
 
