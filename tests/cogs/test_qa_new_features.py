@@ -15,8 +15,10 @@ from bot.privacy import ANONYMOUS_NAME
 from tests.support.helpers import (
     LOOKS,
     click_raw,
+    clicks_together,
     custom_ids,
     double_click,
+    hand_messages,
     hidden_cards,
     is_layout,
     layout_texts,
@@ -229,6 +231,42 @@ async def test_a_thread_deleted_mid_game_ends_its_table_and_its_players_may_open
     assert again.ephemeral and table_of(world, 2).is_open
     hand = await world.beto.slash(world.channel, "cuarenta hand")
     assert hand.ephemeral
+    assert world.env.errors == []
+
+
+async def test_after_its_thread_is_deleted_the_players_are_told_and_an_old_hand_click_is_answered(world):
+    table, thread = await thread_1v1(world)
+    seat = table.game.to_play
+    member = world.ana if table.seats[seat].user_id == world.ana.id else world.beto
+    hand = hand_messages(member)[-1]
+    card = next(c for c in custom_ids(hand) if c.startswith("c4:p:"))
+    world.env.backend.delete_channel(thread.id)
+    await world.env.settle()
+    await world.env.advance_time(2)
+    told = "\n".join(texts_of(member.user.dm_channel.history()[-1]))
+    assert "Table #1" in told and custom_ids(member.user.dm_channel.history()[-1]) == []
+    late = await click_raw(world.env, member.user, hand, card)
+    assert late.response is not None and late.followups == []
+    assert late.response.ephemeral and late.response.content == t("err.finished", "en")
+    assert world.env.errors == []
+
+
+async def test_a_thread_lobby_takes_clicks_after_a_restart_and_its_start_shows_the_sides(world, make_bot):
+    await threads_on(world)
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    thread = thread_of(world, table_of(world, 1))
+    await world.env.restart_bot(make_bot())
+    lobby = next(m for m in thread.history() if "c4:l:1:b" in custom_ids(m))
+    joined = await world.beto.click(lobby, custom_id="c4:l:1:b")
+    assert joined.ephemeral and table_of(world, 1).seat_of(world.beto.id) is not None
+    started = await world.ana.slash(thread, "cuarenta start")
+    assert started.ephemeral and table_of(world, 1).status == "playing"
+    await world.env.advance_time(2)
+    lobby = next(m for m in thread.history() if m.id == table_of(world, 1).messages.lobby)
+    text = "\n".join(texts_of(lobby))
+    assert t("lobby.goes_on", "es") in text and "Compu 1 (media)" in text and "Compu 2 (media)" in text
+    assert custom_ids(lobby) == []
+    only_the_thread_start_in_parent(world)
     assert world.env.errors == []
 
 
@@ -562,6 +600,31 @@ async def test_a_thread_tables_first_hand_shows_no_hidden_card_and_its_record_ha
     assert any(line.startswith("🟦 **") and line.endswith(f"of {table.rules.target}") for line in texts), texts
     assert t("btn.plays", "en") in texts_of(record)
     only_the_thread_start_in_parent(world)
+    assert world.env.errors == []
+
+
+@pytest.mark.parametrize("deletion_first", [True, False])
+async def test_a_deletion_and_a_join_clicked_together_leave_her_either_seated_and_kept_or_deleted_then_seated(
+        world, deletion_first):
+    finished = await finished_1v1(world)
+    await world.caro.slash(world.channel, "cuarenta new", players=4)
+    lobby = next(m for m in world.channel.history() if f"c4:l:{finished + 1}:b" in custom_ids(m))
+    message = await privacy(world.ana, world.channel)
+    asked = await world.ana.click(message, custom_id="c4:d:a")
+    confirm = asked.followups[0] if asked.followups else asked.response
+    clicks = [(world.ana, confirm, "c4:d:c"), (world.ana, lobby, f"c4:l:{finished + 1}:b")]
+    results = await clicks_together(world.env, clicks if deletion_first else clicks[::-1])
+    for result in results:
+        answers = [m for m in [result.response, *result.followups] if m is not None]
+        assert len(answers) == 1 and answers[0].ephemeral
+    assert table_of(world, finished + 1).seat_of(world.ana.id) is not None, "she sits at the lobby"
+    row = await world.bot.store.load_table(finished + 1)
+    assert world.ana.id in [s["user_id"] for s in row.seats if s], "her seat is stored as it is in memory"
+    rows = await world.bot.privacy.repo.rows(world.ana.id)
+    if deletion_first:
+        assert not rows["ratings"] and not rows["mesas"], "deleted, then seated anew"
+    else:
+        assert rows["ratings"] and rows["mesas"], "refused: she was seated first"
     assert world.env.errors == []
 
 
