@@ -487,6 +487,30 @@ async def test_after_a_restart_the_plays_of_a_deleted_members_mesa_name_the_anon
     assert world.env.errors == []
 
 
+async def test_a_quarter_of_an_hour_after_the_mesa_its_plays_name_the_anonymous_player(world):
+    """The window of the fault above: an ended table leaves memory `KEEP_ENDED` (15 min) after its last
+    change; from then on «Ver jugadas» reads the stored, anonymized table."""
+    table_id = await finished_1v1(world)
+    await delete_data(world, world.ana)
+    await world.env.advance_time(16 * 60)
+    record = next(m for m in world.channel.history() if f"c4:j:{table_id}:1" in custom_ids(m))
+    plays = await world.beto.click(record, custom_id=f"c4:j:{table_id}:1")
+    text = one_answer(plays)
+    assert plays.ephemeral and ANONYMOUS_NAME in text and "ana" not in text.replace(ANONYMOUS_NAME, "")
+    assert world.env.errors == []
+
+
+async def test_a_double_clicked_export_sends_one_file_per_click_and_each_holds_only_her_rows(world):
+    await finished_1v1(world)
+    message = await privacy(world.ana, world.channel)
+    for result in await double_click(world.env, world.ana, message, "c4:d:e"):
+        answers = [m for m in [result.response, *result.followups] if m is not None]
+        assert len(answers) == 1 and answers[0].ephemeral and len(answers[0].attachments) == 1
+        document = json.loads(await answers[0].attachments[0].read())
+        assert document["user_id"] == world.ana.id and "beto" not in json.dumps(document)
+    assert world.env.errors == []
+
+
 async def test_deleting_while_signed_up_to_a_league_is_refused_until_the_sign_up_is_gone(world):
     await world.eva.slash(world.channel, "cuarenta league create", name="Liga de Quito")
     signed = await world.ana.slash(world.channel, "cuarenta league signup", league=1)
