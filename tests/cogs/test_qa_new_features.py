@@ -274,6 +274,25 @@ async def test_a_thread_lobby_takes_clicks_after_a_restart_and_its_start_shows_t
     assert world.env.errors == []
 
 
+async def test_a_thread_closed_without_a_lock_and_a_restart_leave_the_table_playing_in_it(world, make_bot):
+    """A moderator closes (archives) the thread mid-hand: discord.py drops it from the cache, and the
+    restart's GUILD_CREATE does not list it; the table is kept (Discord still has the thread) and its
+    record is written there."""
+    table, thread = await thread_1v1(world, rules="quito")
+    world.env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
+    await world.env.settle()
+    assert world.bot.get_channel(thread.id) is None
+    await world.env.restart_bot(make_bot())
+    table = table_of(world, 1)
+    assert table.status == "playing"
+    await play_hand(world, table)
+    assert any("c4:j:1:1" in custom_ids(m) for m in thread.history())
+    reposted = await world.beto.slash(thread, "cuarenta table")
+    assert reposted.ephemeral and one_answer(reposted)
+    only_the_thread_start_in_parent(world)
+    assert world.env.errors == []
+
+
 async def test_switching_back_to_the_channel_leaves_a_playing_thread_table_in_its_thread(world):
     table, thread = await thread_1v1(world)
     await world.eva.slash(world.channel, "cuarenta settings", tables_in="channel")
