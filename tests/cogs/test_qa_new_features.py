@@ -176,6 +176,7 @@ async def test_end_from_the_parent_ends_the_hosts_thread_table_and_says_so_in_th
     assert ended.ephemeral
     await world.env.advance_time(3)
     assert not table.is_open
+    assert any("se terminó antes de tiempo" in public_text(m) for m in thread.history()), "said in the thread"
     again = await world.ana.slash(world.channel, "cuarenta end")
     assert again.ephemeral, "nothing left to end: a private answer"
     only_the_thread_start_in_parent(world)
@@ -550,7 +551,7 @@ async def test_a_double_clicked_export_sends_one_file_per_click_and_each_holds_o
     assert world.env.errors == []
 
 
-async def test_deleting_while_signed_up_to_a_league_is_refused_until_the_sign_up_is_gone(world):
+async def test_deleting_while_signed_up_to_a_league_is_refused(world):
     await world.eva.slash(world.channel, "cuarenta league create", name="Liga de Quito")
     signed = await world.ana.slash(world.channel, "cuarenta league signup", league=1)
     assert signed.ephemeral
