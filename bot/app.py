@@ -240,7 +240,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
         self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
         self.competition_settings = CompetitionSettings(self.store)
-        self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
+        self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
+                                      forget_tables=self.tables.forget_ended_with)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

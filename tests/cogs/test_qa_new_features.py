@@ -445,8 +445,6 @@ async def test_deleting_while_in_the_queue_is_refused_in_the_members_language(wo
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="«Ver jugadas» reads the finished table kept in memory, whose seats "
-                   "still carry the deleted member's name and id: the deletion rewrites only the stored rows")
 async def test_the_plays_of_a_deleted_members_mesa_name_the_anonymous_player_not_her(world):
     """beto presses «Ver jugadas» on a record of the mesa he played with ana after ana deleted her data:
     the plays name «Jugador anónimo», as `/cuarenta replay` and the stored table do (docs/PRIVACY.md)."""
@@ -461,13 +459,11 @@ async def test_the_plays_of_a_deleted_members_mesa_name_the_anonymous_player_not
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="the rematch check reads the finished table kept in memory: after "
-                   "ana deleted her data, a new public message names her by the name the deletion removed")
 async def test_a_rematch_asked_after_a_member_deleted_her_data_posts_no_message_naming_her(world):
     table_id = await finished_1v1(world)
     await delete_data(world, world.ana)
     posted = {m.id for m in world.channel.history()}
-    final = next(m for m in world.channel.history() if m.id == table_of(world, table_id).messages.public)
+    final = next(m for m in world.channel.history() if f"c4:r:{table_id}" in custom_ids(m))  # its «Revancha»
     asked = await world.beto.click(final, custom_id=f"c4:r:{table_id}")
     assert asked.ephemeral
     await world.env.advance_time(1)
@@ -476,9 +472,6 @@ async def test_a_rematch_asked_after_a_member_deleted_her_data_posts_no_message_
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="the computer player that took a leaver's seat keeps her name "
-                   "(Seat.stands_for) in the stored table, which the deletion does not anonymize: the replay "
-                   "says «CPU 1 (medium, for ana)»")
 async def test_a_deleted_member_who_left_mid_mesa_is_not_named_by_the_computer_that_took_her_seat(world):
     await world.ana.slash(world.channel, "cuarenta new", players=2, rules="rapido")
     await world.beto.slash(world.channel, "cuarenta join")
@@ -497,8 +490,6 @@ async def test_a_deleted_member_who_left_mid_mesa_is_not_named_by_the_computer_t
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="a thread table's stored meta keeps the thread's name, which is named "
-                   "for its host («Mesa de ana · 1 v 1»): the deletion leaves her name in the database")
 async def test_a_thread_tables_host_who_deleted_her_data_leaves_no_copy_of_her_name_in_the_stored_table(world):
     table, thread = await thread_1v1(world)
     assert "ana" in thread.name
@@ -588,8 +579,6 @@ async def test_the_leaderboard_after_a_deletion_shows_no_ghost_row(world):
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="a closed season's frozen standings keep their stored ranks: after "
-                   "the first of them deleted her data the list starts at «2.», a gap where her row was")
 async def test_a_closed_seasons_standings_after_a_deletion_have_no_gap_where_her_row_was(world):
     await world.bot.tables.ratings.set_settings(world.guild.id, min_games=1)
     await finished_1v1(world)  # ana wins 2-1

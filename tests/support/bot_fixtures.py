@@ -109,11 +109,6 @@ def simcord_bot(make_bot, request):
     return make_bot(**(marker.kwargs if marker else {}))
 
 
-SETTLE_DEADLINE = 30.0
-"""Real seconds SimCord waits for the bot to settle before it fails a step (its default is 5). A deadline,
-not a timing: a quiet machine settles in milliseconds, but four xdist workers on two loaded cores (CI beside
-other jobs) were seen to need more than 5 s for a step that draws pictures."""
-
 SETTLE_POLL = 0.001
 """Seconds between SimCord's checks of whether the bot has settled (SimCord's default is 0.05)."""
 
@@ -165,7 +160,6 @@ async def env(simcord_env, caplog, virtual_waits, monkeypatch):
     caplog.set_level(logging.DEBUG, logger="bot")
     caplog.set_level(logging.DEBUG, logger="cogs")
     _poll_settle_faster(simcord_env)
-    simcord_env.settle_timeout = max(simcord_env.settle_timeout, SETTLE_DEADLINE)
     yield simcord_env
     problems = invalid_requests(simcord_env.http_requests)
     assert problems == [], "request bodies invalid against openapi.json:\n" + "\n".join(problems[:20])
