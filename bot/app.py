@@ -235,10 +235,12 @@ class CuarentaBot(commands.AutoShardedBot):
         self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
         self.queue.presenter = self.queue_presenter
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
-        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
+        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues, budget=budget, sleep=self._sleep,
+                                              delay=self._edit_interval)
         self.leagues.presenter = self.league_presenter
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
-        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
+        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
+                                                       sleep=self._sleep, delay=self._edit_interval)
         self.competition_settings = CompetitionSettings(self.store)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -48,6 +48,7 @@ class LeagueOrganizerTools:
             league.reminded = False
             await self.repo.save_league(league)
             self._arm(league)
+            self._tell("round_changed", league, league.current_round)
         return league
 
     async def award_walkover(self, league: League, *, user_id: int, can_manage: bool, winner_user: int) -> Fixture:

@@ -52,6 +52,10 @@ class TournamentPresenter(Protocol):
     async def result(self, tournament: Tournament, match: Match) -> None:
         """A match (or one of its mesas) got a result."""
 
+    async def round_changed(self, tournament: Tournament, rnd: int) -> None:
+        """Round ``rnd`` changed without a result (a player pressed «Jugar», a table opened): bring its
+        message up to date."""
+
     async def reminder(self, tournament: Tournament, matches: list[Match]) -> None:
         """A day before the deadline: ping the players of these unfinished matches."""
 
@@ -291,6 +295,7 @@ class TournamentService(ResultsFromElsewhere, Background):
                 m.ready_b = now
             if m.ready_a is None or m.ready_b is None:
                 await self._save_match(m)
+                self._tell("round_changed", t, m.round)  # everyone sees who is ready
                 return "waiting", m
             for person in (m.a_user, m.b_user):
                 seated = self.tables.table_of_user(person)  # type: ignore[arg-type]
@@ -310,6 +315,7 @@ class TournamentService(ResultsFromElsewhere, Background):
             self._watched.add(table.id)
             await self._save_match(m)
             await self.tables.join(table.id, user_id=b.user_id, name=b.name, locale=b.locale)
+            self._tell("round_changed", t, m.round)
             return "opened", m
 
     def _playing(self, table_id: int) -> tuple[Tournament, Match] | None:
