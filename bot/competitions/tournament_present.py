@@ -89,7 +89,7 @@ def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = N
 def _champion_head(service: TournamentService, tour: Tournament, lang: str) -> str:
     champion = service.champion(tour) if tour.status == "finished" else None
     return (t("tournament.champion", lang, champion=clean(tour.name_of(champion)), name=clean(tour.name))
-            if champion is not None else t("league.cancelled", lang, name=clean(tour.name)))
+            if champion is not None else t("tournament.cancelled", lang, name=clean(tour.name)))
 
 
 def bracket_payload(service: TournamentService, tour: Tournament, lang: str) -> Payload:

@@ -180,10 +180,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """Seed the players by rating and start round 1.
 
         Raises:
-            TournamentError: ``err.league_not_organizer``, ``err.tournament_closed``, ``err.league_few``.
+            TournamentError: ``err.tournament_not_organizer``, ``err.tournament_closed``, ``err.league_few``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             if t.status != "signup":
                 raise TournamentError("err.tournament_closed", tournament=t.id)
@@ -421,10 +421,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """The organizer gives ``winner_user``'s match of this round to them.
 
         Raises:
-            TournamentError: ``err.league_not_organizer``, ``err.tournament_no_match``.
+            TournamentError: ``err.tournament_not_organizer``, ``err.tournament_no_match``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             m = next((m for m in t.matches if m.round == t.current_round and not m.resolved
                       and winner_user in (m.a_user, m.b_user)), None)
@@ -440,10 +440,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """Cancel (no champion).
 
         Raises:
-            TournamentError: ``err.league_not_organizer``.
+            TournamentError: ``err.tournament_not_organizer``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             t.status, t.round_deadline = "cancelled", None
             await self._exec([("UPDATE tournaments SET status = 'cancelled', round_deadline = NULL WHERE id = ?",
