@@ -232,7 +232,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables.set_notifier(self.notifier)
         self.notifier.hands.observer = metrics
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
-        self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
+        self.queue_presenter = QueueDiscord(self, self.tables, self.queue, budget=budget)
         self.queue.presenter = self.queue_presenter
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
         self.league_presenter = LeagueDiscord(self, self.tables, self.leagues, budget=budget, sleep=self._sleep,
