@@ -5,8 +5,10 @@ The rule: every change (a result however decided, a «Jugar», the end) *touches
 in; touched messages are edited by one task per competition, after `LiveMessages.delay` seconds (several
 results at one deadline make one edit per message), each edit waiting for its slot in the channel's
 write budget (`bot.ui.budget.WriteBudget`) and rendered only once the slot is granted, so it carries the
-latest state. Messages the bot sent are edited through the bot token, which has no time limit (the hour
-limit is an interaction token's): they are never re-posted.
+latest state. Messages the bot sent are edited through the bot token, which has no time limit (an
+interaction token's edits end after 15 minutes): they are never re-posted, so links and pins stay. Edits
+of messages older than an hour have a stricter rate limit of their own (error 30046); these messages are
+edited once per result at most, coalesced, and an edit Discord refuses for a while is tried again later.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from bot.ui.render import Payload
 from .message_repo import CompetitionMessageRepo, Shown
 
 log = logging.getLogger(__name__)
+
+RETRY_AFTER = 30.0
+"""Seconds before an edit Discord refused for a while (a 5xx, a 429) is tried again."""
+RETRIES = 5
+"""How many times such an edit is tried again before it waits for the competition's next change."""
 
 Render = Callable[[int], Awaitable[Payload | None]]
 """Renders the message with a key (a round; 0 the standings or bracket) from the competition's current
@@ -106,31 +113,44 @@ class LiveMessages:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _flush(self, competition_id: int) -> None:
-        if self.delay > 0:
-            await self.sleep(self.delay)
-        else:
-            await asyncio.sleep(0)
+        await (self.sleep(self.delay) if self.delay > 0 else asyncio.sleep(0))
         try:
-            while keys := self._dirty.pop(competition_id, set()):
-                shown = await self.shown(competition_id)
-                for key in sorted(keys):
-                    message = shown.get(key)
-                    if message is None:
-                        continue
-                    await self._slot(message.channel_id)
-                    self._dirty.get(competition_id, set()).discard(key)  # rendered now: the latest state
-                    payload = await self._render[competition_id](key)
-                    if payload is None:
-                        continue
-                    payload.content = message.mentions
-                    try:
-                        await (self.client.get_partial_messageable(message.channel_id)
-                               .get_partial_message(message.message_id).edit(**payload.edit_kwargs()))
-                    except discord.HTTPException as exc:
-                        log.info("%s %d: message %d not edited (%s %s)", self.kind, competition_id, key,
-                                 exc.status, exc.code)
+            for attempt in range(1 + RETRIES):
+                failed = await self._edit_dirty(competition_id)
+                if not failed or attempt == RETRIES:
+                    break
+                await self.sleep(RETRY_AFTER)
+                self._dirty.setdefault(competition_id, set()).update(failed)
         except Exception:
             log.exception("%s %d: keeping its messages current failed", self.kind, competition_id)
+
+    async def _edit_dirty(self, competition_id: int) -> set[int]:
+        """Edit every touched message of the competition, each rendered once its slot is granted.
+        Returns the keys whose edit Discord refused for a while (a 5xx, or a 429 such as 30046, the limit
+        on edits of messages older than an hour), to try again."""
+        failed: set[int] = set()
+        while keys := self._dirty.pop(competition_id, set()):
+            shown = await self.shown(competition_id)
+            for key in sorted(keys):
+                message = shown.get(key)
+                if message is None:
+                    continue
+                await self._slot(message.channel_id)
+                self._dirty.get(competition_id, set()).discard(key)  # rendered now: the latest state
+                failed.discard(key)
+                payload = await self._render[competition_id](key)
+                if payload is None:
+                    continue
+                payload.content = message.mentions
+                try:
+                    await (self.client.get_partial_messageable(message.channel_id)
+                           .get_partial_message(message.message_id).edit(**payload.edit_kwargs()))
+                except discord.HTTPException as exc:
+                    log.info("%s %d: message %d not edited (%s %s)", self.kind, competition_id, key,
+                             exc.status, exc.code)
+                    if exc.status >= 500 or exc.status == 429:
+                        failed.add(key)
+        return failed
 
     async def pin(self, message: discord.Message, channel_id: int) -> bool:
         """Pin ``message`` when the bot may (Pin Messages or Manage Messages in the channel); it never asks

@@ -108,3 +108,28 @@ async def test_a_whole_league_keeps_its_messages_current_within_the_write_budget
     worst = writes.densest(5.0)
     assert worst and max(worst.values()) <= 5, worst
     assert world.env.errors == []
+
+
+async def test_a_round_message_edit_that_discord_refuses_is_tried_again(world):
+    """Discord refuses the edit that shows a result (a 503): the round message is edited again a little
+    later, and ends current."""
+    from bot.competitions.live_messages import RETRY_AFTER
+
+    await world.eva.slash(world.channel, "cuarenta league create", name="Liga de Quito", rules="rapido", days=7)
+    for member in (world.ana, world.beto, world.caro, world.dani):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    await world.env.advance_time(10)
+    league = world.bot.leagues.leagues[1]
+    first = latest_with(world, "c4:g:1:p")
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{first.id}", status=503, code=0,
+                           message="Service Unavailable", times=1)
+    await world.eva.slash(world.channel, "cuarenta league walkover", player=world.ana)
+    await world.env.advance_time(5)
+    fixture = next(f for f in league.fixtures if f.status == "walkover")
+    line = fixture_line(league, fixture, "es")
+    stale = next(m for m in world.channel.history() if m.id == first.id)
+    assert line not in stale.embeds[0].description, "the first edit was refused"
+    await world.env.advance_time(RETRY_AFTER + 5)
+    now = next(m for m in world.channel.history() if m.id == first.id)
+    assert line in now.embeds[0].description
