@@ -119,6 +119,7 @@ class CuarentaBot(commands.AutoShardedBot):
     leagues: LeagueService
     league_presenter: LeagueDiscord
     tournaments: TournamentService
+    tournament_presenter: TournamentDiscord
     competition_settings: CompetitionSettings
     actions: Actions
     request_rate: RequestRate
@@ -239,8 +240,9 @@ class CuarentaBot(commands.AutoShardedBot):
                                               delay=self._edit_interval)
         self.leagues.presenter = self.league_presenter
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
-        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
-                                                       sleep=self._sleep, delay=self._edit_interval)
+        self.tournament_presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
+                                                      sleep=self._sleep, delay=self._edit_interval)
+        self.tournaments.presenter = self.tournament_presenter
         self.competition_settings = CompetitionSettings(self.store)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -325,6 +327,8 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.queue.close()
             await self.leagues.close()
             await self.tournaments.close()
+            await self.league_presenter.live.close()
+            await self.tournament_presenter.live.close()
             await self.privacy.close()
             await self.tables.close()
             await self.notifier.close()

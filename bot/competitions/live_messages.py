@@ -107,10 +107,13 @@ class LiveMessages:
         if task is None or task.done():
             self._flushing[competition_id] = asyncio.ensure_future(self._flush(competition_id))
 
-    async def settled(self) -> None:
-        """Wait until every touched message has been edited (tests, and a clean close)."""
-        while pending := [t for t in self._flushing.values() if not t.done()]:
-            await asyncio.gather(*pending, return_exceptions=True)
+    async def close(self) -> None:
+        """Stop the pending edits (the bot is closing; the next start edits at the next change)."""
+        tasks = [t for t in self._flushing.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._flushing.clear()
 
     async def _flush(self, competition_id: int) -> None:
         await (self.sleep(self.delay) if self.delay > 0 else asyncio.sleep(0))

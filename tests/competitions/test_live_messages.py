@@ -182,3 +182,24 @@ async def test_a_tournament_thread_says_ronda(world):
     assert "ronda 1" in name and "fecha" not in name, name
     assert name == t("tournament.thread", "es", name="Copa Quito", round=1, a="ana", b="beto"), name
     assert world.env.errors == []
+
+
+async def test_a_tournament_result_after_a_restart_edits_its_round_and_bracket_messages(world, make_bot):
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa Quito", format="elimination",
+                          rules="rapido")
+    signup = latest_with(world, "c4:o:1:j")
+    for member in (world.ana, world.beto, world.caro, world.dani):
+        await member.click(signup, custom_id="c4:o:1:j")
+    await world.eva.click(signup, custom_id="c4:o:1:c")
+    first = latest_with(world, "c4:o:1:p")
+    await world.env.restart_bot(make_bot())
+    await world.eva.slash(world.channel, "cuarenta tournament walkover", player=world.ana)
+    await world.env.settle()
+    tour = world.bot.tournaments.tournaments[1]
+    match = next(m for m in tour.matches if m.status == "walkover")
+    line = match_line(tour, match, "es")
+    assert line in now_of(world, first).embeds[0].description
+    bracket = next(m for m in world.channel.history()
+                   if m.embeds and m.embeds[0].title == t("tournament.bracket_title", "es", name="Copa Quito"))
+    assert line in bracket.embeds[0].description
+    assert world.env.errors == []
