@@ -219,17 +219,24 @@ class LeagueDiscord:
         shown = self.live.known(league.id, STANDINGS)
         return message_link(league.guild_id, shown) if shown is not None else None
 
-    async def round_started(self, league: League) -> None:
-        """Post the round with its fixtures and «Jugar», pinging the players; before the first round, the
-        standings message (pinned when the bot may)."""
-        lang = await self.tables.public_language(league.guild_id)
-        render = self._renderer(league)
-        if STANDINGS not in await self.live.shown(league.id):
+    async def _ensure_standings(self, league: League) -> None:
+        """Post the standings message (pinned when the bot may) unless the league has one."""
+        async with self.live.lock(league.id):
+            if STANDINGS in await self.live.shown(league.id):
+                return
+            lang = await self.tables.public_language(league.guild_id)
+
             async def standings() -> Payload:
                 return standings_payload(self.leagues, league, lang)
             posted = await self.live.post(league.id, league.guild_id, league.channel_id, STANDINGS, standings)
-            if posted is not None:
-                await self.live.pin(posted, league.channel_id)
+        if posted is not None:
+            await self.live.pin(posted, league.channel_id)
+
+    async def round_started(self, league: League) -> None:
+        """Post the round with its fixtures and «Jugar», pinging the players; before the first round, the
+        standings message (pinned when the bot may)."""
+        await self._ensure_standings(league)
+        render = self._renderer(league)
         rnd = league.current_round
         people = {u for s in league.sides if s.accepted and not s.removed for u in s.users}
         mentions = " ".join(f"<@{u}>" for u in sorted(people))[:1900] or None
@@ -243,7 +250,9 @@ class LeagueDiscord:
 
     async def result(self, league: League, fixture: Fixture) -> None:
         """A fixture's result (played, at the deadline, a walkover, a double loss): its round's message
-        and the standings message are edited, whichever round is current, and after a restart too."""
+        and the standings message are edited, whichever round is current, and after a restart too. A league
+        that has no standings message yet (its round began before they were kept) gets one."""
+        await self._ensure_standings(league)
         self.live.touch(league.id, (fixture.round, STANDINGS), self._renderer(league))
 
     async def round_changed(self, league: League, rnd: int) -> None:

@@ -64,6 +64,12 @@ class LiveMessages:
         self._dirty: dict[int, set[int]] = {}
         self._render: dict[int, Render] = {}
         self._flushing: dict[int, asyncio.Task[None]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, competition_id: int) -> asyncio.Lock:
+        """The competition's lock for posting its messages (one standings message, even when a result
+        and a new round ask for it at once)."""
+        return self._locks.setdefault(competition_id, asyncio.Lock())
 
     async def shown(self, competition_id: int) -> dict[int, Shown]:
         """The competition's messages by key, read from the store once per process."""

@@ -173,18 +173,26 @@ class TournamentDiscord:
             return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None)
         return render
 
-    async def round_started(self, tour: Tournament) -> None:
-        """Post the round's matches with «Jugar», pinging its players; before the first round, the
-        bracket message (pinned when the bot may). The bracket message shows the new round."""
-        lang = await self.tables.public_language(tour.guild_id)
-        render = self._renderer(tour)
-        if BRACKET not in await self.live.shown(tour.id):
+    async def _ensure_bracket(self, tour: Tournament) -> bool:
+        """Post the bracket message (pinned when the bot may) unless the tournament has one; returns
+        whether it was posted now."""
+        async with self.live.lock(tour.id):
+            if BRACKET in await self.live.shown(tour.id):
+                return False
+            lang = await self.tables.public_language(tour.guild_id)
+
             async def bracket() -> Payload:
                 return bracket_payload(self.service, tour, lang)
             posted = await self.live.post(tour.id, tour.guild_id, tour.channel_id, BRACKET, bracket)
-            if posted is not None:
-                await self.live.pin(posted, tour.channel_id)
-        elif tour.format != "swiss":
+        if posted is not None:
+            await self.live.pin(posted, tour.channel_id)
+        return True
+
+    async def round_started(self, tour: Tournament) -> None:
+        """Post the round's matches with «Jugar», pinging its players; before the first round, the
+        bracket message (pinned when the bot may). The bracket message shows the new round."""
+        render = self._renderer(tour)
+        if not await self._ensure_bracket(tour) and tour.format != "swiss":
             self.live.touch(tour.id, (BRACKET,), render)
         rnd = tour.current_round
         people = sorted({u for m in tour.matches if m.round == rnd and not m.resolved
@@ -200,7 +208,9 @@ class TournamentDiscord:
 
     async def result(self, tour: Tournament, m: Match) -> None:
         """A match's (or one of its mesas') result, however decided: its round's message and the bracket
-        message are edited, whichever round is current, and after a restart too."""
+        message are edited, whichever round is current, and after a restart too. A tournament that has no
+        bracket message yet (its round began before they were kept) gets one."""
+        await self._ensure_bracket(tour)
         self.live.touch(tour.id, (m.round, BRACKET), self._renderer(tour))
 
     async def round_changed(self, tour: Tournament, rnd: int) -> None:
