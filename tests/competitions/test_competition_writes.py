@@ -1,8 +1,9 @@
-"""A whole 4-player league with the bot as in production (coalesced edits, Discord's write budget, the
-presenter's waits in virtual time): mesas played through the UI, an organizer's walkover, a restart
-between rounds, a walkover and a double loss at a deadline. Every round message ends showing each fixture
-decided, without «Jugar» and without a deadline; the one standings message shows the champion; and every
-channel stays within 5 writes in any 5 s."""
+"""Whole competitions with the bot as in production (coalesced edits, Discord's write budget, the
+presenter's waits in virtual time): a 4-player league (mesas played through the UI, an organizer's
+walkover, a restart between rounds, a walkover and a double loss at a deadline) and a 4-player tournament
+(a mesa, a deadline walkover, a restart, the final given). Every round message ends showing each fixture
+decided, without «Jugar» and without a deadline; the standings (bracket) message shows the champion; and
+every channel stays within 5 writes in any 5 s."""
 
 from __future__ import annotations
 
@@ -133,3 +134,54 @@ async def test_a_round_message_edit_that_discord_refuses_is_tried_again(world):
     await world.env.advance_time(RETRY_AFTER + 5)
     now = next(m for m in world.channel.history() if m.id == first.id)
     assert line in now.embeds[0].description
+
+
+@pytest.mark.slow
+async def test_a_whole_tournament_keeps_its_messages_current_within_the_write_budget(world, writes: WriteLog,
+                                                                                      make_bot):
+    """4 players, single elimination, a day a round: in round 1 one match is played and the other decided at
+    the deadline (one side pressed «Jugar»); a restart between the rounds; the final given by the
+    organizer. Both round messages end decided, without «Jugar» or deadline; the bracket names the champion."""
+    from bot.competitions.tournament_present import match_line
+
+    members = {m.id: m for m in (world.ana, world.beto, world.caro, world.dani)}
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa Quito", format="elimination",
+                          rules="rapido", days=1)
+    signup = latest_with(world, "c4:o:1:j")
+    for member in members.values():
+        await member.click(signup, custom_id="c4:o:1:j")
+    await world.eva.click(signup, custom_id="c4:o:1:c")
+    await world.env.advance_time(10)
+    tour = world.bot.tournaments.tournaments[1]
+    played, lonely = [m for m in tour.matches if m.round == 1]
+    for user in (played.a_user, played.b_user):
+        await members[user].click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
+        await world.env.advance_time(2)
+    await play_clocked(world, played.table_id, members)
+    await members[lonely.a_user].click(latest_with(world, "c4:o:1:p"), custom_id="c4:o:1:p")
+    await world.env.advance_time(DAY + 10)
+    assert played.status == "done" and lonely.status == "walkover" and tour.current_round == 2
+
+    await world.env.restart_bot(_production(make_bot))
+    await world.env.advance_time(5)
+    tour = world.bot.tournaments.tournaments[1]
+    final = next(m for m in tour.matches if m.round == 2)
+    await world.eva.slash(world.channel, "cuarenta tournament walkover", player=members[final.a_user])
+    await world.env.advance_time(30)
+    assert tour.status == "finished"
+
+    titles = {t("tournament.round_title", "es", name="Copa Quito", round=r, rounds=2): r for r in (1, 2)}
+    rounds = {titles[m.embeds[0].title]: m for m in world.channel.history() if m.embeds and m.embeds[0].title in titles}
+    assert sorted(rounds) == [1, 2], "one message per round"
+    for rnd, message in rounds.items():
+        shown = message.embeds[0].description
+        for m in [m for m in tour.matches if m.round == rnd]:
+            assert m.resolved and match_line(tour, m, "es") in shown, (rnd, shown)
+        assert "c4:o:1:p" not in custom_ids(message) and "<t:" not in shown, (rnd, shown)
+    bracket = [m for m in world.channel.history()
+               if m.embeds and m.embeds[0].title == t("tournament.bracket_title", "es", name="Copa Quito")]
+    champion = tour.name_of(world.bot.tournaments.champion(tour))
+    assert len(bracket) == 1 and champion in bracket[0].embeds[0].description.splitlines()[0]
+    worst = writes.densest(5.0)
+    assert worst and max(worst.values()) <= 5, worst
+    assert world.env.errors == []
