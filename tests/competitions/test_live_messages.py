@@ -203,3 +203,31 @@ async def test_a_tournament_result_after_a_restart_edits_its_round_and_bracket_m
                    if m.embeds and m.embeds[0].title == t("tournament.bracket_title", "es", name="Copa Quito"))
     assert line in bracket.embeds[0].description
     assert world.env.errors == []
+
+
+def standings_message(world):
+    return next(m for m in world.channel.history()
+                if m.embeds and m.embeds[0].title == t("league.standings_title", "es", name="Liga de Quito"))
+
+
+async def test_the_standings_message_is_pinned_when_the_bot_may_pin(world):
+    await league_of_four(world)
+    await world.env.settle()
+    assert standings_message(world).pinned
+
+
+async def test_without_pin_permissions_the_standings_message_is_kept_unpinned_and_linked(world):
+    """The bot never asks for Manage Messages: without a permission to pin, the standings message is not
+    pinned, nothing fails, and the round message links it."""
+    import discord
+    from simcord.backend.models.channel import Overwrite, OverwriteType
+
+    bits = discord.Permissions(manage_messages=True, pin_messages=True).value
+    world.env.backend.set_overwrite(world.channel.id,
+                                    Overwrite(world.bot.user.id, OverwriteType.MEMBER, deny=bits))
+    await league_of_four(world)
+    await world.env.settle()
+    standings = standings_message(world)
+    assert not standings.pinned
+    assert f"/{standings.id}" in latest_with(world, "c4:g:1:p").embeds[0].description
+    assert world.env.errors == []
