@@ -119,6 +119,7 @@ class CuarentaBot(commands.AutoShardedBot):
     leagues: LeagueService
     league_presenter: LeagueDiscord
     tournaments: TournamentService
+    tournament_presenter: TournamentDiscord
     competition_settings: CompetitionSettings
     actions: Actions
     request_rate: RequestRate
@@ -232,13 +233,16 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables.set_notifier(self.notifier)
         self.notifier.hands.observer = metrics
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
-        self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
+        self.queue_presenter = QueueDiscord(self, self.tables, self.queue, budget=budget)
         self.queue.presenter = self.queue_presenter
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
-        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
+        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues, budget=budget, sleep=self._sleep,
+                                              delay=self._edit_interval)
         self.leagues.presenter = self.league_presenter
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
-        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
+        self.tournament_presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
+                                                      sleep=self._sleep, delay=self._edit_interval)
+        self.tournaments.presenter = self.tournament_presenter
         self.competition_settings = CompetitionSettings(self.store)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
                                       forget_tables=self.tables.forget_ended_with)
@@ -324,6 +328,8 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.queue.close()
             await self.leagues.close()
             await self.tournaments.close()
+            await self.league_presenter.live.close()
+            await self.tournament_presenter.live.close()
             await self.privacy.close()
             await self.tables.close()
             await self.notifier.close()
