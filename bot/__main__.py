@@ -2,7 +2,8 @@
 ``python -m bot backup PATH`` and ``restore PATH`` copy the SQLite database out and back (`bot.store.backup`).
 
 Reads `.env` (python-dotenv), sets up logging, checks the database and then Discord (`bot.startup`: a
-failed start is one ERROR line and exit code 1; a bad setting, exit code 2), and closes the bot and the
+failed start is one ERROR line and exit code 1, or 2 when only the host can fix it (`StartupError.exit_code`,
+as for a bad setting: no restart loop under systemd's ``RestartPreventExitStatus=2``)), and closes the bot and the
 database cleanly on SIGTERM and SIGINT.
 """
 
@@ -53,7 +54,7 @@ def log_formatter(stream: object, environ: Mapping[str, str] | None = None) -> l
 async def run(settings: Settings, command: str) -> int:
     """Run the bot (``command == "run"``) or sync its commands (``"sync"``) against the Discord HTTP API
     at ``settings.discord_api_base``; returns an exit code: 0, or 1 when the start failed (one ERROR line
-    says why, `bot.startup`). The database comes first (its SQLite file locked for this process's life),
+    says why, `bot.startup`), 2 when it failed for a cause only the host can fix (`StartupError.exit_code`). The database comes first (its SQLite file locked for this process's life),
     then Discord; both are tried again for ``settings.startup_retry_seconds`` while unreachable."""
     discord.http.Route.BASE = settings.discord_api_base  # every Route built from now on
     loop = asyncio.get_running_loop()
@@ -94,12 +95,15 @@ async def run(settings: Settings, command: str) -> int:
                 return 0
             heap.settle()  # start-up is over: the garbage collector's pauses stay short (bot/heap.py)
             await bot.connect()
-    except (startup.StartupError, PortError) as exc:
+    except startup.StartupError as exc:
+        log.error("%s", exc)
+        return exc.exit_code
+    except PortError as exc:
         log.error("%s", exc)
         return 1
     except discord.LoginFailure:
         log.error("DISCORD_TOKEN was refused by Discord")
-        return 1
+        return 2
     except discord.HTTPException as exc:  # Discord answered, but not as it should at start
         log.error("Discord refused a start-up request: HTTP %s %s", exc.status, exc.text[:200])
         return 1

@@ -212,6 +212,11 @@ class CuarentaBot(commands.AutoShardedBot):
             for extension in EXTENSIONS:
                 await self.load_extension(extension)
             return
+        self.metrics = metrics = BotMetrics()
+        budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
+        budget.install(self.http)  # a message write holds its slot while in flight, and counts from its answer
+        self.request_rate = RequestRate(clock=self._clock, observer=metrics)
+        self.request_rate.install(self.http)  # every bot-token request counted (the emoji uploads too)
         self.faces = await self._card_faces()
         given, self._given_store = self._given_store, None
         self.store = given or await Store.open(self.settings.database)
@@ -219,12 +224,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables = TableService(self.store, ai_delay=self._ai_delay, seed_factory=self._seed_factory,
                                    offload=self._offload, clock=self._table_clock or DiscordClock())
         self.tables.serves_guild = self.settings.runs_guild  # several processes: each resumes its servers
-        self.metrics = metrics = BotMetrics()
         self.tables.writer.observer = metrics
-        budget = WriteBudget(clock=self._clock, sleep=self._sleep, enabled=self._write_budget)
-        budget.install(self.http)  # a message write holds its slot while in flight, and counts from its answer
-        self.request_rate = RequestRate(clock=self._clock, observer=metrics)
-        self.request_rate.install(self.http)  # every bot-token request counted; busy ⇒ table edits wait
         self.notifier = DiscordNotifier(self, self.tables, edit_interval=self._edit_interval, clock=self._clock,
                                         sleep=self._sleep, budget=budget, pictures=self._pictures,
                                         rate=self.request_rate if self._request_shedding else None,

@@ -12,7 +12,9 @@ In order (`bot.__main__.run`):
 A failure is a `StartupError`, whose text is one line that names its cause: Discord unreachable (with the
 API's host), the token refused, the database unreachable (PostgreSQL's host and port, never the password),
 the database missing (its name), the SQLite path not writable (the path), another process on the SQLite
-file, a build older than the schema. A transient one (``transient``: a connection refused or timed out, a
+file, a build older than the schema. `StartupError.exit_code` is 2 for the ones only the host can fix (the
+SQLite path not writable, the PostgreSQL database missing, the token or the database's password refused, a
+schema newer than the build), as for a bad setting, and 1 for the others. A transient one (``transient``: a connection refused or timed out, a
 server still starting, Discord's 5xx) is tried again with growing waits (`retrying`: 1 s, 2 s, 4 s … at
 most `MAX_WAIT`) for STARTUP_RETRY_SECONDS, each retry logged in one line; the others fail at once.
 """
@@ -61,11 +63,23 @@ _USER_AGENT = (f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__ver
 
 class StartupError(Exception):
     """A start that cannot go on. ``str(error)`` is one line for the host; ``transient``: the cause may pass
-    by itself (a server not up yet), so the start tries again (`retrying`)."""
+    by itself (a server not up yet), so the start tries again (`retrying`); ``setup``: only the host can fix
+    it (a path the bot cannot write, a database that does not exist, a refused token or password, a schema
+    newer than the build), so restarting the bot is no use.
 
-    def __init__(self, message: str, *, transient: bool = False) -> None:
+    ``exit_code``: 2 for a ``setup`` failure, as for a bad setting (the systemd unit's
+    ``RestartPreventExitStatus=2`` then does not restart it in a loop); 1 otherwise (a transient cause given
+    up on, another process on the SQLite file), which a supervisor may restart."""
+
+    def __init__(self, message: str, *, transient: bool = False, setup: bool = False) -> None:
         super().__init__(message)
         self.transient = transient
+        self.setup = setup
+
+    @property
+    def exit_code(self) -> int:
+        """The exit code of ``python -m bot`` for this failure: 2 when ``setup``, else 1."""
+        return 2 if self.setup else 1
 
 
 def version() -> str:
@@ -131,8 +145,9 @@ class SqliteLock:
     a killed bot never leaves a stale lock). The lock file holds the holder's pid and stays after it; it is
     never the database. Without ``fcntl`` (Windows) it locks nothing.
 
-    `acquire` raises `StartupError`: the path cannot be written (``path``), or another process holds the
-    lock.
+    `acquire` raises `StartupError`: the lock file cannot be opened for writing (its folder or the file itself
+    not writable by this user, say a lock file root created: ``setup``, exit code 2), or another process
+    holds the lock (exit code 1).
     """
 
     def __init__(self, database: str) -> None:
@@ -145,8 +160,10 @@ class SqliteLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise StartupError(f"cannot write the SQLite database at {self.database}: "
-                               f"{exc.strerror or exc} (set DATABASE_PATH to a writable place)") from None
+            raise StartupError(f"cannot write the SQLite database at {self.database}: cannot open its lock file "
+                               f"{self.path} for writing: {exc.strerror or exc} (the bot's user must be able to "
+                               f"write that folder and its files, or set DATABASE_PATH to a writable place)",
+                               setup=True) from None
         if sys.platform == "win32":
             self._fd = fd
             return
@@ -178,7 +195,7 @@ def _database_failure(exc: BaseException, settings: Settings) -> StartupError | 
     if isinstance(exc, StartupError):
         return exc
     if isinstance(exc, SchemaTooNewError):
-        return StartupError(f"refusing to start: {exc}")
+        return StartupError(f"refusing to start: {exc}", setup=True)
     if isinstance(exc, StoreError):
         return StartupError(f"cannot migrate the database {database_label(settings)}: {_one_line(str(exc))}")
     if not settings.database_url:
@@ -192,10 +209,10 @@ def _database_failure(exc: BaseException, settings: Settings) -> StartupError | 
     where = f"{host}:{port}"
     if isinstance(exc, asyncpg.InvalidCatalogNameError):
         return StartupError(f"the PostgreSQL database {name!r} does not exist on {where}: create it "
-                            f"(createdb {name}) or fix DATABASE_URL")
+                            f"(createdb {name}) or fix DATABASE_URL", setup=True)
     if isinstance(exc, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
         return StartupError(f"PostgreSQL at {where} refused user {user!r}: {_one_line(str(exc), password)} "
-                            f"(check DATABASE_URL)")
+                            f"(check DATABASE_URL)", setup=True)
     if isinstance(exc, asyncpg.CannotConnectNowError | asyncpg.TooManyConnectionsError):
         return StartupError(f"PostgreSQL at {where} is not ready: {_one_line(str(exc), password)}", transient=True)
     if isinstance(exc, OSError | TimeoutError | asyncpg.ConnectionDoesNotExistError):
@@ -258,7 +275,7 @@ async def open_store(settings: Settings, stopping: asyncio.Event, lock: SqliteLo
     if not settings.database_url and os.path.exists(settings.database_path) \
             and not os.access(settings.database_path, os.W_OK):
         raise StartupError(f"cannot write the SQLite database at {settings.database_path}: "
-                           f"{os.strerror(errno_codes.EACCES)}")
+                           f"{os.strerror(errno_codes.EACCES)}", setup=True)
 
     async def attempt() -> Store:
         return await Store.open(settings.database, connect_timeout=ATTEMPT_TIMEOUT)
@@ -303,7 +320,7 @@ async def check_discord(settings: Settings) -> None:
             settings.discord_api_base + "/users/@me", headers=headers, allow_redirects=False) as response:
         status, reason = response.status, response.reason or ""
     if status == 401:
-        raise StartupError(f"DISCORD_TOKEN was refused by Discord ({host} answered 401 {reason})")
+        raise StartupError(f"DISCORD_TOKEN was refused by Discord ({host} answered 401 {reason})", setup=True)
     if status == 429 or status >= 500:
         raise StartupError(f"Discord at {host} answered {status} {reason}", transient=True)
     if status >= 300:

@@ -104,7 +104,7 @@ async def test_a_refused_token_fails_at_once_and_says_so(tmp_path):
     async with fake_discord(401) as (api, asked):
         code, err = await run_bot(environment(tmp_path, 0, DISCORD_API_BASE=api, STARTUP_RETRY_SECONDS="60"),
                                   tmp_path)
-    assert code == 1
+    assert code == 2, "a refused token is the host's to fix: no restart loop"
     assert "DISCORD_TOKEN was refused by Discord" in the_error(err)
     assert asked == ["/api/v10/users/@me"], "asked the Discord it was given, once: a refusal is not tried again"
     assert "trying again" not in err
@@ -128,7 +128,7 @@ async def test_a_missing_postgresql_database_is_named_and_not_tried_again(tmp_pa
     with closed_port() as discord_port:
         code, err = await run_bot(environment(tmp_path, discord_port, DATABASE_URL=url, STARTUP_RETRY_SECONDS="60"),
                                   tmp_path)
-    assert code == 1
+    assert code == 2, "restarting does not create the database"
     assert "PostgreSQL database 'cuarenta_no_such_database' does not exist" in the_error(err)
     assert "trying again" not in err
 
@@ -139,9 +139,22 @@ async def test_an_unwritable_sqlite_path_is_named(tmp_path):
     with closed_port() as discord_port:
         code, err = await run_bot(environment(tmp_path, discord_port, DATABASE_PATH=str(path),
                                               STARTUP_RETRY_SECONDS="60"), tmp_path)
-    assert code == 1
+    assert code == 2, "restarting does not make the path writable"
     assert f"cannot write the SQLite database at {path}" in the_error(err)
     assert "trying again" not in err
+
+
+def test_a_lock_file_the_bot_cannot_open_is_named_and_is_for_the_host_to_fix(tmp_path):
+    from bot import startup
+
+    database = tmp_path / "cuarenta.db"
+    (tmp_path / "cuarenta.db.lock").mkdir()  # cannot be opened for writing, even by root
+    lock = startup.SqliteLock(str(database))
+    with pytest.raises(startup.StartupError) as caught:
+        lock.acquire()
+    assert str(caught.value).startswith(f"cannot write the SQLite database at {database}: cannot open its lock "
+                                        f"file {database}.lock for writing: Is a directory")
+    assert caught.value.exit_code == 2 and not caught.value.transient
 
 
 async def test_a_second_process_on_one_sqlite_file_is_refused_until_the_first_is_gone(tmp_path):
@@ -176,7 +189,7 @@ async def test_a_database_from_a_newer_build_is_refused(tmp_path, database_url):
         "DATABASE_PATH": database_url}
     with closed_port() as discord_port:
         code, err = await run_bot(environment(tmp_path, discord_port, **setting), tmp_path)
-    assert code == 1
+    assert code == 2, "restarting does not make the build newer"
     line = the_error(err)
     assert f"schema version {newest + 5}" in line and f"knows only up to {newest}" in line
     assert "upgrade the bot" in line

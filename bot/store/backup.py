@@ -57,6 +57,11 @@ class Refused(StoreError):
     """The command refused, and changed nothing; ``str(error)`` is one line saying why."""
 
 
+class Failed(StoreError):
+    """The command could not write its file (``str(error)``: one line naming that file and why); nothing
+    is left under the file's name."""
+
+
 @dataclass(frozen=True, slots=True)
 class Contents:
     """What a Cuarenta SQLite file holds: its schema version (``PRAGMA user_version``), the number of
@@ -231,7 +236,9 @@ def backup(database: str | Path, target: str | Path, *, force: bool = False) -> 
     Raises:
         Refused: no database file, not a Cuarenta database, ``target`` is a directory, the database itself,
             in a missing directory, or exists and ``force`` is false.
-        OSError: the copy could not be written (disk full, permissions).
+        Failed: the copy could not be written in ``target``'s directory (permissions, disk full); the
+            message names ``target``.
+        OSError: another file operation failed.
     """
     source_path, target_path = Path(database), Path(target)
     _require_sqlite_file(source_path)
@@ -249,7 +256,12 @@ def backup(database: str | Path, target: str | Path, *, force: bool = False) -> 
         source = _connect(source_path, "rw")  # a WAL reader may need to write the -shm index
         try:
             contents_of(source, source_path, check=False)  # refuse a foreign database before copying
-            _copy(source, partial)
+            try:  # created here, where the OS can say why not ("Permission denied"), rather than by SQLite
+                os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                _copy(source, partial)
+            except (OSError, sqlite3.Error) as exc:
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                raise Failed(f"cannot write the backup {target_path} (in {target_path.parent}): {why}") from exc
         finally:
             source.close()
         copy = _connect(partial, "ro")
@@ -296,6 +308,14 @@ def _set_aside(database: Path, when: datetime) -> Path:
     return aside
 
 
+def _take_ownership(path: Path, like: os.stat_result) -> None:
+    """Give ``path`` the permission bits of ``like`` (the replaced database's `os.stat` result) and, when
+    running as root, its owner and group: a restore run by root must leave a file the bot's user can write."""
+    os.chmod(path, stat.S_IMODE(like.st_mode))
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.chown(path, like.st_uid, like.st_gid)
+
+
 def restore(database: str | Path, source: str | Path, *, now: datetime | None = None) -> Restored:
     """Put the backup ``source`` in place of the SQLite database ``database``, with the bot stopped.
 
@@ -303,7 +323,10 @@ def restore(database: str | Path, source: str | Path, *, now: datetime | None = 
     integrity_check``), then copied through SQLite's backup API to a temporary file beside ``database``,
     which replaces it (`os.replace`). The database replaced is set aside as
     ``<database>.before-restore-<timestamp>`` (UTC ``now``); an older schema is migrated by the bot at
-    its next start.
+    its next start. The restored file (and a ``-wal`` / ``-shm`` beside it, and the lock file when this
+    restore created it) gets the permission bits of the database it replaced and, when run as root, its
+    owner and group (`_take_ownership`), so the bot's user can still write it; with no database to
+    replace, they are the running user's.
 
     Raises:
         Refused: the bot holds ``<database>.lock`` (`bot_stopped`); ``source`` is missing, the database
@@ -317,6 +340,11 @@ def restore(database: str | Path, source: str | Path, *, now: datetime | None = 
     if not database_path.parent.is_dir():
         raise Refused(f"no directory {database_path.parent} for the database")
     latest = latest_schema()
+    lock_existed = lock_path(database_path).exists()
+    try:
+        owner = database_path.stat() if database_path.exists() else None
+    except OSError:
+        owner = None
     with bot_stopped(database_path):
         conn = _connect(source_path, "ro")
         try:
@@ -335,10 +363,18 @@ def restore(database: str | Path, source: str | Path, *, now: datetime | None = 
             conn.close()
         try:
             aside = _set_aside(database_path, now or datetime.now(UTC)) if database_path.exists() else None
+            if owner is not None:
+                _take_ownership(incoming, owner)
             os.replace(incoming, database_path)
         except BaseException:
             _unlink_quietly(incoming)
             raise
+        if owner is not None:
+            for companion in (Path(f"{database_path}-wal"), Path(f"{database_path}-shm")):
+                if companion.exists():
+                    _take_ownership(companion, owner)
+            if not lock_existed:
+                _take_ownership(lock_path(database_path), owner)
         _fsync(database_path.parent)
     return Restored(source=source_path, database=database_path, contents=contents, set_aside=aside,
                     latest=latest)
@@ -382,11 +418,14 @@ def command(name: str, argv: Sequence[str]) -> int:
     except Refused as exc:
         print(f"{name} refused: {exc}", file=sys.stderr)
         return REFUSED
+    except Failed as exc:
+        print(f"{name} failed: {exc}", file=sys.stderr)
+        return FAILED
     except (OSError, sqlite3.Error) as exc:
         print(f"{name} failed: {exc}", file=sys.stderr)
         return FAILED
     return OK
 
 
-__all__ = ["Contents", "Copied", "Refused", "Restored", "backup", "bot_stopped", "command", "contents_of",
+__all__ = ["Contents", "Copied", "Failed", "Refused", "Restored", "backup", "bot_stopped", "command", "contents_of",
            "latest_schema", "lock_path", "restore"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
@@ -42,6 +43,34 @@ NOW_ISO = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 it to the same text from ``now()``."""
 
 _PG_NOW_ISO = "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+
+
+class OneLineErrors(logging.Filter):
+    """A logging filter that folds a record's exception into its message, in one line (``… (ConnectionRefusedError:
+    [Errno 111] Connection refused)``), and drops its traceback. On ``asyncpg.pool``: while PostgreSQL is down,
+    asyncpg's pool logs "Failed to restore the pool connection floor; retrying" with a 20-line traceback at
+    each of its retries."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` when it carries an exception; keep every record."""
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            reason = _one_line_reason(exc)
+            record.msg, record.args = f"{record.getMessage()} ({type(exc).__name__}: {reason})", None
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _one_line_reason(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else "no detail"
+
+
+def quiet_pool_log() -> None:
+    """Put `OneLineErrors` on asyncpg's pool logger (once)."""
+    pool_log = logging.getLogger("asyncpg.pool")
+    if not any(isinstance(f, OneLineErrors) for f in pool_log.filters):
+        pool_log.addFilter(OneLineErrors())
 
 
 class IntegrityError(Exception):
@@ -382,6 +411,7 @@ class PostgresDatabase(Database):
         """
         import asyncpg  # only needed with DATABASE_URL
 
+        quiet_pool_log()
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=connect_timeout)
         return cls(pool, url)
 
@@ -532,5 +562,5 @@ async def connect(url: str, *, connect_timeout: float = 60.0) -> Database:
     return await SqliteDatabase.open(url)
 
 
-__all__ = ["NOW_ISO", "Database", "IntegrityError", "PostgresDatabase", "Rows", "SqliteDatabase", "connect",
+__all__ = ["NOW_ISO", "Database", "IntegrityError", "OneLineErrors", "PostgresDatabase", "Rows", "SqliteDatabase", "connect",
            "create_postgres_database", "drop_postgres_database", "is_postgresql_url", "rows_of", "to_postgresql"]

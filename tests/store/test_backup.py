@@ -310,3 +310,40 @@ def test_a_backup_refuses_when_there_is_no_database(tmp_path, capsys, monkeypatc
     assert entry.main(["backup", str(tmp_path / "copy.db")]) == 2
     assert capsys.readouterr().err == f"backup refused: no database file at {tmp_path / 'missing.db'}\n"
     assert list(tmp_path.iterdir()) == [], "no database created, no copy written"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_restore_run_as_root_leaves_the_database_owned_and_moded_as_the_one_it_replaced(saved):
+    database, copy = saved
+    os.chown(database, 12345, 12346)
+    os.chmod(database, 0o640)
+    lock_path(database).unlink(missing_ok=True)
+    restore(database, copy)
+    for path in (database, lock_path(database)):
+        info = path.stat()
+        assert (info.st_uid, info.st_gid, info.st_mode & 0o777) == (12345, 12346, 0o640), path
+    assert not Path(f"{database}-wal").exists() and not Path(f"{database}-shm").exists()
+
+
+def test_a_restore_gives_the_restored_file_the_mode_of_the_one_it_replaced(saved):
+    database, copy = saved
+    os.chmod(database, 0o600)
+    os.chmod(copy, 0o644)
+    restore(database, copy)
+    assert database.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_backup_into_a_folder_it_cannot_write_names_the_target(saved, capsys, monkeypatch):
+    database, _ = saved
+    if os.geteuid() == 0:  # root writes any ordinary folder; sysfs refuses even root
+        folder = Path("/sys/kernel")
+    else:
+        folder = database.parent / "locked"
+        folder.mkdir(mode=0o500)
+    target = folder / "cuarenta-2026-12-05.db"
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.setenv("DATABASE_URL", "")
+    assert entry.main(["backup", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"backup failed: cannot write the backup {target} (in {folder}): Permission denied\n"
+    assert not target.exists()

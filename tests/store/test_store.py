@@ -287,3 +287,24 @@ async def test_failed_statements_are_counted_once_and_a_constraints_refusal_is_n
     with pytest.raises(Exception):  # noqa: B017 - each backend has its own error for a closed database
         await db.fetchval("SELECT 1")
     assert db.errors == 3
+
+
+def test_asyncpg_pool_retries_log_one_line_without_a_traceback(caplog):
+    import logging
+
+    from bot.store.db import quiet_pool_log
+
+    quiet_pool_log()
+    quiet_pool_log()
+    pool_log = logging.getLogger("asyncpg.pool")
+    assert sum(type(f).__name__ == "OneLineErrors" for f in pool_log.filters) == 1, "installed once"
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError:
+        with caplog.at_level(logging.WARNING, logger="asyncpg.pool"):
+            pool_log.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+    [record] = caplog.records
+    assert record.exc_info is None
+    assert record.getMessage() == ("Failed to restore the pool connection floor; retrying "
+                                   "(ConnectionRefusedError: [Errno 111] Connection refused)")
+    assert "Traceback" not in caplog.text
