@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
 from bot.ops.pulse import PULSE_EVERY
+from bot.organizer import OrganizerDiscord, OrganizerService
 from bot.privacy import PrivacyService
 from bot.store import Store
 from bot.store.messages import TableMessages
@@ -46,7 +47,7 @@ from bot.ui.router import ComponentRouter
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
-                                  "cogs.leagues", "cogs.tournaments", "cogs.learn",
+                                  "cogs.leagues", "cogs.tournaments", "cogs.organizer", "cogs.learn",
                                   "cogs.replays", "cogs.house", "cogs.privacy")  # tables first: it owns /cuarenta
 
 PERMISSIONS = permissions.INVITE
@@ -118,6 +119,7 @@ class CuarentaBot(commands.AutoShardedBot):
     queue_presenter: QueueDiscord
     leagues: LeagueService
     league_presenter: LeagueDiscord
+    organizer: OrganizerService
     tournaments: TournamentService
     competition_settings: CompetitionSettings
     actions: Actions
@@ -237,6 +239,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
         self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
         self.leagues.presenter = self.league_presenter
+        self.organizer = OrganizerService(self.store, self.leagues, OrganizerDiscord(self, self.tables))
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
         self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
         self.competition_settings = CompetitionSettings(self.store)
@@ -322,6 +325,7 @@ class CuarentaBot(commands.AutoShardedBot):
         if self._store_open:
             await self.queue.close()
             await self.leagues.close()
+            await self.organizer.close()
             await self.tournaments.close()
             await self.privacy.close()
             await self.tables.close()

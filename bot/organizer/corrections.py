@@ -1,0 +1,135 @@
+"""Results entered or corrected by hand by a league's organizer, with a reason, kept in the history.
+
+The written rules, as built:
+
+- Only the organizer (the league's creator, a member with Manage Server or the server's organizers' role:
+  the caller's `can_manage` comes from the interaction) may enter or correct a result, and only in a
+  running league of the server the command came from.
+- The fixture is named by its round and one of its players; the outcome is that player's: ``win``,
+  ``loss`` or ``double_loss``. With a score (chicas of the player and of the opponent, the winner's
+  higher) the fixture becomes ``done`` with that score and no tantos; without one, a ``walkover`` (a
+  double loss has no score).
+- A fixture whose mesa is being played cannot be changed (its result comes with its last play), nor a
+  fixture of a round not started yet, nor a result to the same result.
+- The reason is required: 1–200 characters after trimming.
+- The fixture and its history row are written in one transaction. The standings are computed from the
+  fixtures, so they follow at once; a result entered in the current round may close it (the next round
+  starts, or the league finishes). The league's presenter is told the result (its messages) and the
+  correction is announced in the league's channel with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Protocol
+
+from bot.competitions.background import Background
+from bot.competitions.league_repo import Fixture, League, LeagueError
+from bot.competitions.leagues import LeagueService
+
+from .repo import Correction, CorrectionRepo, result_code
+
+log = logging.getLogger(__name__)
+
+REASON_MAX = 200
+"""The longest reason, in characters."""
+OUTCOMES = ("win", "loss", "double_loss")
+"""A corrected result, as the named player's outcome."""
+
+
+class CorrectionPresenter(Protocol):
+    """What a correction tells Discord (`bot.organizer.present.OrganizerDiscord`)."""
+
+    async def league_corrected(self, league: League, fixture: Fixture, correction: Correction) -> None:
+        """Announce a league fixture's corrected result with its reason in the league's channel."""
+
+
+class LeagueCorrections(Background):
+    """Enter or correct league results by hand.
+
+    Args:
+        leagues: the league service (its lock, repository, clock and presenter). repo: the history.
+        presenter: the announcement (set later is fine).
+    """
+
+    def __init__(self, leagues: LeagueService, repo: CorrectionRepo,
+                 presenter: CorrectionPresenter | None = None) -> None:
+        self.leagues = leagues
+        self.repo = repo
+        self.presenter = presenter
+        self._init_background()
+
+    async def correct(self, league: League, *, user_id: int, can_manage: bool, round_no: int, player_id: int,
+                      outcome: str, reason: str, score: tuple[int, int] | None = None) -> tuple[Fixture, Correction]:
+        """Set the result of ``player_id``'s fixture of round ``round_no`` to ``outcome`` (theirs), with
+        ``score`` (their chicas, the opponent's) or without.
+
+        Returns:
+            The fixture, changed, and the history row stored with it.
+
+        Raises:
+            LeagueError: ``err.league_not_organizer``, ``err.league_not_running``, ``err.correct_reason``
+            (params: max), ``err.correct_outcome``, ``err.correct_score``, ``err.league_not_in``,
+            ``err.correct_no_fixture`` (params: round), ``err.correct_future`` (params: round),
+            ``err.correct_in_play`` (params: table), ``err.correct_same``.
+        """
+        if not self.leagues.can_organize(league, user_id, can_manage):
+            raise LeagueError("err.league_not_organizer")
+        reason = " ".join(reason.split())
+        if not 1 <= len(reason) <= REASON_MAX:
+            raise LeagueError("err.correct_reason", max=REASON_MAX)
+        if outcome not in OUTCOMES:
+            raise LeagueError("err.correct_outcome")
+        if score is not None and (outcome == "double_loss" or min(score) < 0 or max(score) > 99
+                                  or (outcome == "win") != (score[0] > score[1]) or score[0] == score[1]):
+            raise LeagueError("err.correct_score")
+        async with self.leagues._lock:
+            if league.status != "running":
+                raise LeagueError("err.league_not_running", league=league.id)
+            side = league.side_of(player_id)
+            if side is None or not side.accepted:
+                raise LeagueError("err.league_not_in", league=league.id)
+            fixture = next((f for f in league.fixtures if f.round == round_no and side.side_no in (f.side_a, f.side_b)),
+                           None)
+            if fixture is None:
+                raise LeagueError("err.correct_no_fixture", round=round_no)
+            if round_no > league.current_round:
+                raise LeagueError("err.correct_future", round=round_no)
+            if fixture.status == "playing":
+                raise LeagueError("err.correct_in_play", table=fixture.table_id or 0)
+            before = result_code(fixture.status, fixture.winner, fixture.chicas)
+            status, winner, chicas = _result(fixture, side.side_no, outcome, score)
+            after = result_code(status, winner, chicas)
+            if after == before:
+                raise LeagueError("err.correct_same")
+            fixture.status, fixture.winner, fixture.chicas = status, winner, chicas
+            fixture.tantos, fixture.zapateria = (0, 0), False
+            correction = Correction(0, league.guild_id, "league", league.id, fixture.id, fixture.round, user_id,
+                                    self.leagues.clock.now(), reason, before, after)
+            async with self.leagues.repo.store.db.transaction():
+                await self.leagues.repo.record_result(fixture)
+                correction_id = await self.repo.add(correction)
+            correction = replace(correction, id=correction_id)
+            log.info("league %d: fixture %d corrected by the organizer (%s → %s)", league.id, fixture.id, before, after)
+            self.leagues._tell("result", league, fixture)
+            self._tell("league_corrected", league, fixture, correction)
+            await self.leagues._maybe_next_round(league)
+        return fixture, correction
+
+    async def history(self, league_id: int) -> list[Correction]:
+        """A league's corrections, oldest first."""
+        return await self.repo.of("league", league_id)
+
+
+def _result(fixture: Fixture, side_no: int, outcome: str,
+            score: tuple[int, int] | None) -> tuple[str, int | None, tuple[int, int]]:
+    """``(status, winner, chicas as (side A, side B))`` of ``outcome`` for ``side_no`` in ``fixture``."""
+    if outcome == "double_loss":
+        return "double_loss", None, (0, 0)
+    other = fixture.side_b if fixture.side_a == side_no else fixture.side_a
+    winner = side_no if outcome == "win" else other
+    if score is None:
+        return "walkover", winner, (0, 0)
+    mine, theirs = score
+    return "done", winner, (mine, theirs) if fixture.side_a == side_no else (theirs, mine)

@@ -1,0 +1,224 @@
+"""The organizer's tools of leagues through the simulated Discord: a result entered and corrected by hand
+with a reason (the standings follow, the history keeps it, the channel hears why), refused to anyone but
+the organizer and across servers; the archive of a finished league; a player's results; the CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from bot.i18n import t
+from bot.organizer.export import BOM
+
+DAY = 86400
+
+
+@pytest.fixture
+def db_path(database_url):
+    """These tests run the bot on each backend (SQLite, PostgreSQL)."""
+    return database_url
+
+
+async def three_player_league(world):
+    """eva's league of ana, beto and caro (rapido, three rounds with a bye each): the league."""
+    created = await world.eva.slash(world.channel, "cuarenta league create", name="Liga de Quito", rules="rapido")
+    assert "You created league #1" in created.response.content
+    for member in (world.ana, world.beto, world.caro):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    return world.bot.leagues.leagues[1]
+
+
+def member_of(world, user_id):
+    return next(m for m in (world.ana, world.beto, world.caro, world.dani) if m.id == user_id)
+
+
+def row_of(world, league, side_no):
+    return next(r for r in world.bot.leagues.standings(league) if r.side == side_no)
+
+
+def channel_texts(world):
+    return [m.content or "" for m in world.channel.history()]
+
+
+async def test_the_organizer_enters_then_corrects_a_result_and_the_standings_and_history_follow(world):
+    league = await three_player_league(world)
+    fixture = next(f for f in league.fixtures if f.round == 1)
+    a, b = league.side(fixture.side_a), league.side(fixture.side_b)
+    player = member_of(world, a.user1)
+
+    entered = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player, outcome="win",
+                                    reason="Jugaron en persona", player_chicas=2, opponent_chicas=1)
+    assert entered.ephemeral and entered.response.content.startswith("Done:")
+    assert (fixture.status, fixture.winner, fixture.chicas) == ("done", a.side_no, (2, 1))
+    row_a, row_b = row_of(world, league, a.side_no), row_of(world, league, b.side_no)
+    assert (row_a.points, row_a.won, row_a.chicas_for, row_a.chicas_against) == (2, 1, 2, 1)
+    assert (row_b.points, row_b.lost) == (0, 1)
+    assert league.current_round == 2, "the round's only fixture got its result: the next round started"
+
+    corrected = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player,
+                                      outcome="loss", reason="Se equivocaron de marcador")
+    assert corrected.response.content.startswith("Done:")
+    assert (fixture.status, fixture.winner) == ("walkover", b.side_no), "no score given: a walkover"
+    row_a, row_b = row_of(world, league, a.side_no), row_of(world, league, b.side_no)
+    assert (row_a.points, row_a.won, row_a.lost, row_b.points, row_b.won) == (0, 0, 1, 2, 1), "standings recomputed"
+    assert (row_a.chicas_for, row_b.chicas_for) == (0, 0)
+
+    history = await world.bot.organizer.history(league.id)
+    assert [(c.round, c.fixture_id, c.by_user, c.reason) for c in history] == [
+        (1, fixture.id, world.eva.id, "Jugaron en persona"), (1, fixture.id, world.eva.id, "Se equivocaron de marcador")]
+    assert history[0].before == "pending:-:0-0" and history[0].after == f"done:{a.side_no}:2-1"
+    assert history[1].before == history[0].after and history[1].after == f"walkover:{b.side_no}:0-0"
+    await world.env.settle()
+    announced = [text for text in channel_texts(world) if text.startswith("✏️")]
+    assert len(announced) == 2 and "Jugaron en persona" in announced[0] and "Se equivocaron de marcador" in announced[1]
+    assert "Liga de Quito" in announced[1]
+
+    stored = await world.bot.leagues.repo.leagues_of(world.guild.id)
+    again = next(f for f in stored[0].fixtures if f.id == fixture.id)
+    assert (again.status, again.winner) == ("walkover", b.side_no), "the correction is stored"
+    assert world.env.errors == []
+
+
+async def test_a_correction_is_refused_to_non_organizers_other_servers_and_bad_requests(world):
+    league = await three_player_league(world)
+    fixture = next(f for f in league.fixtures if f.round == 1)
+    player = member_of(world, league.side(fixture.side_a).user1)
+
+    refused = await world.ana.slash(world.channel, "cuarenta league result", round=1, player=player,
+                                    outcome="win", reason="Yo gané")
+    assert refused.response.content == t("err.league_not_organizer", "en")
+    assert fixture.status == "pending"
+
+    guild2 = world.env.create_guild("Cuenca Club")
+    channel2 = guild2.create_text_channel("liga")
+    admins = guild2.create_role("Admins", permissions=discord_manage())
+    fer = guild2.add_member(world.env.create_user("fer"), roles=[admins])
+    await world.bot.tree.sync()
+    foreign = await fer.slash(channel2, "cuarenta league result", round=1, player=fer, outcome="win",
+                              reason="Desde otro servidor", league=1)
+    assert foreign.response.content == t("err.league_unknown", "en", league=1)
+    assert fixture.status == "pending"
+
+    blank = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player, outcome="win",
+                                  reason="   ")
+    assert blank.response.content == t("err.correct_reason", "en", max=200)
+    bad_score = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player,
+                                      outcome="win", reason="Marcador", player_chicas=0, opponent_chicas=2)
+    assert bad_score.response.content == t("err.correct_score", "en")
+    future = await world.eva.slash(world.channel, "cuarenta league result", round=2, player=player, outcome="win",
+                                   reason="Adelantado")
+    assert future.response.content in (t("err.correct_future", "en", round=2),
+                                       t("err.correct_no_fixture", "en", round=2))
+    assert fixture.status == "pending" and await world.bot.organizer.history(league.id) == []
+    assert world.env.errors == []
+
+
+def discord_manage():
+    import discord
+
+    return discord.Permissions(manage_guild=True)
+
+
+async def two_player_league_finished(world):
+    """eva's league of ana and beto, its one fixture entered by hand for ana (2–0): finished."""
+    await world.eva.slash(world.channel, "cuarenta league create", name="Liga Corta", rules="rapido")
+    for member in (world.ana, world.beto):
+        await member.slash(world.channel, "cuarenta league signup")
+    await world.eva.slash(world.channel, "cuarenta league close")
+    league = world.bot.leagues.leagues[1]
+    await world.eva.slash(world.channel, "cuarenta league result", round=1, player=world.ana, outcome="win",
+                          reason="Final en el club", player_chicas=2, opponent_chicas=0)
+    await world.env.settle()
+    assert league.status == "finished" and 1 not in world.bot.leagues.leagues
+    return league
+
+
+async def test_view_shows_the_archive_of_a_finished_league_with_its_champion_and_standings(world):
+    league = await two_player_league_finished(world)
+    shown = await world.caro.slash(world.channel, "cuarenta league view")
+    text = shown.response.content
+    assert shown.ephemeral
+    assert t("league.champion", "en", name="Liga Corta", champion="ana") in text
+    assert "Finished leagues: #1 Liga Corta" in text
+    assert "Final en el club" in text, "the corrections are part of the archive"
+    rows = world.bot.leagues.standings(league)
+    assert [league.side(r.side).name for r in rows] == ["ana", "beto"]
+    assert text.index("ana") < text.index("beto")
+    named = await world.caro.slash(world.channel, "cuarenta league view", league=1)
+    assert t("league.champion", "en", name="Liga Corta", champion="ana") in named.response.content
+    late = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=world.ana,
+                                 outcome="loss", reason="Tarde", league=1)
+    assert late.response.content == t("err.league_over", "en", league=1, name="Liga Corta"), "read-only"
+    guild2 = world.env.create_guild("Cuenca Club")
+    channel2 = guild2.create_text_channel("liga")
+    fer = guild2.add_member(world.env.create_user("fer"))
+    await world.bot.tree.sync()
+    other = await fer.slash(channel2, "cuarenta league view", league=1)
+    assert other.response.content == t("err.league_unknown", "en", league=1), "the archive never crosses servers"
+    assert world.env.errors == []
+
+
+async def test_view_with_a_player_lists_their_fixtures_and_results(world):
+    league = await three_player_league(world)
+    fixture = next(f for f in league.fixtures if f.round == 1)
+    player = member_of(world, league.side(fixture.side_a).user1)
+    await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player, outcome="win",
+                          reason="Acuerdo", player_chicas=2, opponent_chicas=1)
+    shown = await world.dani.slash(world.channel, "cuarenta league view", player=player)
+    lines = shown.response.content.split("\n")
+    side = league.side_of(player.id)
+    mine = [f for f in league.fixtures if side.side_no in (f.side_a, f.side_b)]
+    assert lines[0] == f"**{player.name}** in league #1 · Liga de Quito"
+    assert lines[1].startswith("Rank 1 · 2 pts · 1 played, 1 won, 0 lost")
+    fixture_lines = [line for line in lines if line.startswith("Round ") and "bye" not in line]
+    assert len(fixture_lines) == len(mine) == 2
+    assert f"{player.name} 2–1" in fixture_lines[0] and "won" in fixture_lines[0]
+    assert sum(1 for line in lines if line.endswith(": bye")) == 1, "three players: one bye each"
+    nobody = await world.dani.slash(world.channel, "cuarenta league view", player=world.dani)
+    assert nobody.response.content == t("organizer.not_a_player", "en", name="dani", league=1)
+    assert world.env.errors == []
+
+
+def read_csv(attachment_bytes: bytes) -> list[list[str]]:
+    text = attachment_bytes.decode("utf-8")
+    assert text.startswith(BOM), "UTF-8 with a byte-order mark, for Excel"
+    return list(csv.reader(io.StringIO(text[1:])))
+
+
+async def test_the_export_sends_the_leagues_fixtures_standings_and_leaderboard_as_csv(world):
+    league = await three_player_league(world)
+    fixture = next(f for f in league.fixtures if f.round == 1)
+    player = member_of(world, league.side(fixture.side_a).user1)
+    await world.eva.slash(world.channel, "cuarenta league result", round=1, player=player, outcome="win",
+                          reason="Acuerdo", player_chicas=2, opponent_chicas=1)
+
+    refused = await world.ana.slash(world.channel, "cuarenta league export")
+    assert refused.response.content == t("err.league_not_organizer", "en")
+    assert not [m for m in [refused.response, *refused.followups] if m is not None and m.attachments]
+
+    result = await world.eva.slash(world.channel, "cuarenta league export")
+    answers = [m for m in [result.response, *result.followups] if m is not None and m.attachments]
+    assert len(answers) == 1 and answers[0].ephemeral
+    files = {a.filename: read_csv(await a.read()) for a in answers[0].attachments}
+    assert set(files) == {"league-1-fixtures.csv", "league-1-standings.csv", "leaderboard-1v1.csv",
+                          "leaderboard-2v2.csv"}
+
+    standings = files["league-1-standings.csv"]
+    assert standings[0] == t("organizer.csv_standings", "en").split("|")
+    assert standings[1:] == [[str(v) for v in (r.rank, league.side(r.side).name, r.points, r.played, r.won, r.lost,
+                                                  r.chicas_for, r.chicas_against, r.tantos_for, r.tantos_against)]
+                             for r in world.bot.leagues.standings(league)]
+    fixtures = files["league-1-fixtures.csv"]
+    assert len(fixtures) == 1 + len(league.fixtures)
+    first = fixtures[1]
+    assert first[:7] == ["1", league.side(fixture.side_a).name, league.side(fixture.side_b).name, "played",
+                         league.side(fixture.side_a).name, "2", "1"]
+    assert all(row[3] == "pending" for row in fixtures[2:])
+    ids = {str(m.id) for m in (world.ana, world.beto, world.caro, world.eva)}
+    for rows in files.values():
+        assert not any(cell in ids for row in rows for cell in row), "display names only, no user ids"
+    assert files["leaderboard-1v1.csv"][0] == t("organizer.csv_leaderboard", "en").split("|")
+    assert world.env.errors == []
