@@ -239,9 +239,9 @@ class CuarentaBot(commands.AutoShardedBot):
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
         self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
         self.leagues.presenter = self.league_presenter
-        self.organizer = OrganizerService(self.store, self.leagues, OrganizerDiscord(self, self.tables))
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
         self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
+        self.organizer = OrganizerService(self.store, self.leagues, self.tournaments, OrganizerDiscord(self, self.tables))
         self.competition_settings = CompetitionSettings(self.store)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -27,6 +27,8 @@ from typing import Protocol
 from bot.competitions.background import Background
 from bot.competitions.league_repo import Fixture, League, LeagueError
 from bot.competitions.leagues import LeagueService
+from bot.competitions.tournament_model import Match, Tournament, TournamentError
+from bot.competitions.tournaments import TournamentService
 
 from .repo import Correction, CorrectionRepo, result_code
 
@@ -43,6 +45,9 @@ class CorrectionPresenter(Protocol):
 
     async def league_corrected(self, league: League, fixture: Fixture, correction: Correction) -> None:
         """Announce a league fixture's corrected result with its reason in the league's channel."""
+
+    async def tournament_corrected(self, tour: Tournament, match: Match, correction: Correction) -> None:
+        """Announce a tournament match's corrected result with its reason in the tournament's channel."""
 
 
 class LeagueCorrections(Background):
@@ -133,3 +138,103 @@ def _result(fixture: Fixture, side_no: int, outcome: str,
         return "walkover", winner, (0, 0)
     mine, theirs = score
     return "done", winner, (mine, theirs) if fixture.side_a == side_no else (theirs, mine)
+
+
+class TournamentCorrections(Background):
+    """Enter or correct tournament match results by hand (the league's rules, and the bracket's).
+
+    A match of an earlier round may change only while the match it feeds (elimination: the next round's
+    match of its winner; Swiss: any match of a later round) has not been played nor started: then, in
+    elimination, the new winner takes the old one's place in that match. Otherwise the correction is
+    refused with the reason (``err.correct_later_played``). A bye cannot be corrected.
+
+    Args:
+        tournaments: the tournament service (its lock, clock and presenter). repo: the history.
+        presenter: the announcement (set later is fine).
+    """
+
+    def __init__(self, tournaments: TournamentService, repo: CorrectionRepo,
+                 presenter: CorrectionPresenter | None = None) -> None:
+        self.tournaments = tournaments
+        self.repo = repo
+        self.presenter = presenter
+        self._init_background()
+
+    async def correct(self, tour: Tournament, *, user_id: int, can_manage: bool, round_no: int, player_id: int,
+                      outcome: str, reason: str, score: tuple[int, int] | None = None) -> tuple[Match, Correction]:
+        """Set ``player_id``'s match of round ``round_no`` to ``outcome`` (theirs), with ``score`` (mesas
+        won by them and by the opponent, the winner's reaching the best-of's majority) or without (a
+        walkover).
+
+        Raises:
+            TournamentError: ``err.league_not_organizer``, ``err.tournament_not_running``,
+            ``err.correct_reason``, ``err.correct_outcome``, ``err.correct_score``, ``err.correct_no_fixture``,
+            ``err.correct_future``, ``err.correct_in_play``, ``err.correct_bye``, ``err.correct_same``,
+            ``err.correct_later_played`` (params: round).
+        """
+        if not (can_manage or tour.organizer_id == user_id):
+            raise TournamentError("err.league_not_organizer")
+        reason = " ".join(reason.split())
+        if not 1 <= len(reason) <= REASON_MAX:
+            raise TournamentError("err.correct_reason", max=REASON_MAX)
+        if outcome not in OUTCOMES:
+            raise TournamentError("err.correct_outcome")
+        need = tour.best_of // 2 + 1
+        if score is not None and (outcome == "double_loss" or min(score) < 0 or max(score) != need
+                                  or (outcome == "win") != (score[0] > score[1]) or score[0] == score[1]):
+            raise TournamentError("err.correct_score")
+        async with self.tournaments._lock:
+            if tour.status != "running":
+                raise TournamentError("err.tournament_not_running", tournament=tour.id)
+            match = next((m for m in tour.matches if m.round == round_no and player_id in (m.a_user, m.b_user)), None)
+            if match is None:
+                if round_no > tour.current_round:
+                    raise TournamentError("err.correct_future", round=round_no)
+                raise TournamentError("err.correct_no_fixture", round=round_no)
+            if match.b_user is None or match.a_user is None:
+                raise TournamentError("err.correct_bye")
+            if match.status == "playing":
+                raise TournamentError("err.correct_in_play", table=match.table_id or 0)
+            before = result_code(match.status, match.winner, (match.wins_a, match.wins_b))
+            other = match.b_user if match.a_user == player_id else match.a_user
+            if outcome == "double_loss":
+                status, winner, wins = "double_loss", None, (0, 0)
+            else:
+                winner = player_id if outcome == "win" else other
+                status = "done" if score is not None else "walkover"
+                mine, theirs = score if score is not None else (0, 0)
+                wins = (mine, theirs) if match.a_user == player_id else (theirs, mine)
+            after = result_code(status, winner, wins)
+            if after == before:
+                raise TournamentError("err.correct_same")
+            fed = self._fed(tour, match)
+            if round_no < tour.current_round and winner != match.winner:
+                later = [m for m in tour.matches if m.round > round_no] if tour.format == "swiss" else fed
+                if any(m.resolved or m.status == "playing" or m.ready_a or m.ready_b for m in later):
+                    raise TournamentError("err.correct_later_played", round=round_no + 1)
+            match.status, match.winner, match.wins_a, match.wins_b = status, winner, wins[0], wins[1]
+            correction = Correction(0, tour.guild_id, "tournament", tour.id, match.id, match.round, user_id,
+                                    self.tournaments.clock.now(), reason, before, after)
+            async with self.tournaments.store.db.transaction():
+                await self.tournaments._save_match(match)
+                if tour.format == "elimination" and round_no < tour.current_round:
+                    for nxt in fed:
+                        if match.slot % 2 == 0:
+                            nxt.a_user = winner
+                        else:
+                            nxt.b_user = winner
+                        await self.repo.move_player(nxt.id, nxt.a_user, nxt.b_user)
+                correction = replace(correction, id=await self.repo.add(correction))
+            log.info("tournament %d: match %d corrected by the organizer (%s → %s)", tour.id, match.id, before, after)
+            self.tournaments._tell("result", tour, match)
+            self._tell("tournament_corrected", tour, match, correction)
+            if round_no == tour.current_round:
+                await self.tournaments._maybe_next_round(tour)
+        return match, correction
+
+    @staticmethod
+    def _fed(tour: Tournament, match: Match) -> list[Match]:
+        """In elimination, the next round's match that ``match``'s winner plays (none in the final)."""
+        if tour.format != "elimination":
+            return []
+        return [m for m in tour.matches if m.round == match.round + 1 and m.slot == match.slot // 2]

@@ -1,5 +1,6 @@
-"""The organizer's tools on Discord: a corrected result announced in the league's channel with its
-reason, a finished league's archive (champion and final standings), a player's results in a league.
+"""The organizer's tools on Discord: a corrected result announced in the competition's channel with
+its reason, a finished league's or tournament's archive (champion and final standings or bracket), a
+player's results in a league or tournament.
 Public text in the server's language; the command answers in the caller's."""
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import discord
 from bot.competitions.league_present import fixture_line, standings_text
 from bot.competitions.league_repo import Fixture, League
 from bot.competitions.leagues import LeagueService
+from bot.competitions.tournament_model import Match, Tournament
+from bot.competitions.tournament_present import board_text, match_line
+from bot.competitions.tournaments import TournamentService
 from bot.i18n import t
 from bot.tables import TableService
 from bot.ui import limits
@@ -88,6 +92,51 @@ def player_results_text(service: LeagueService, league: League, user_id: int, na
     return limits.clip("\n".join(lines), limits.CONTENT)
 
 
+def tournament_correction_text(tour: Tournament, match: Match, correction: Correction, lang: str) -> str:
+    """The announcement of a tournament match's corrected result with its reason."""
+    text = t("organizer.t_corrected", lang, tournament=tour.id, name=clean(tour.name), round=match.round,
+             line=match_line(tour, match, lang), reason=clean(correction.reason))
+    return limits.clip(text, limits.CONTENT)
+
+
+def tournament_archive_text(service: TournamentService, tour: Tournament, corrections: list[Correction],
+                            lang: str) -> str:
+    """A finished or cancelled tournament, read-only: its champion (or the cancellation), the final bracket
+    or Swiss standings, and the corrections made."""
+    champion = service.champion(tour) if tour.status == "finished" else None
+    head = (t("tournament.champion", lang, champion=clean(tour.name_of(champion)), name=clean(tour.name))
+            if champion is not None else t("league.cancelled", lang, name=clean(tour.name)))
+    parts = [t("tournament.title", lang, tournament=tour.id, name=clean(tour.name)), head,
+             board_text(service, tour, lang)]
+    if corrections:
+        parts.append(t("organizer.corrections_title", lang))
+        for c in corrections:
+            match = next((m for m in tour.matches if m.id == c.fixture_id), None)
+            who = (f"{clean(tour.name_of(match.a_user))} – {clean(tour.name_of(match.b_user))}"
+                   if match is not None else "?")
+            parts.append(t("organizer.t_correction_row", lang, round=c.round, fixture=who, reason=clean(c.reason)))
+    return limits.clip("\n".join(parts), limits.CONTENT)
+
+
+def finished_tournaments_text(tours: list[Tournament], lang: str) -> str:
+    """The last finished tournaments of a server (newest first, at most `ARCHIVE_SHOWN`), and how to open one."""
+    items = ", ".join(f"#{x.id} {clean(x.name)}" for x in tours[:ARCHIVE_SHOWN])
+    return t("organizer.t_archive_list", lang, tournaments=items)
+
+
+def tournament_player_text(tour: Tournament, user_id: int, name: str, lang: str) -> str:
+    """One player's matches and results in a tournament, round by round (byes included)."""
+    player = tour.player(user_id)
+    if player is None:
+        return t("organizer.t_not_a_player", lang, name=clean(name), tournament=tour.id)
+    lines = [t("organizer.t_player_title", lang, name=clean(player.name), tournament=tour.id,
+               tournament_name=clean(tour.name))]
+    for m in tour.matches:
+        if user_id in (m.a_user, m.b_user):
+            lines.append(t("organizer.t_player_match", lang, round=m.round, line=match_line(tour, m, lang)))
+    return limits.clip("\n".join(lines), limits.CONTENT)
+
+
 class OrganizerDiscord:
     """Implements `bot.organizer.corrections.CorrectionPresenter` with the bot token."""
 
@@ -104,3 +153,13 @@ class OrganizerDiscord:
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("league %d: correction not announced (%s %s)", league.id, exc.status, exc.code)
+
+    async def tournament_corrected(self, tour: Tournament, match: Match, correction: Correction) -> None:
+        """Post the correction, with its reason, in the tournament's channel (pinging no one)."""
+        lang = await self.tables.public_language(tour.guild_id)
+        channel = self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+        try:
+            await channel.send(tournament_correction_text(tour, match, correction, lang),
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("tournament %d: correction not announced (%s %s)", tour.id, exc.status, exc.code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.competitions.tournament_model import Match, Player, Tournament
 from bot.store import Store
 from bot.store.db import Database, rows_of
 
@@ -64,3 +65,42 @@ class CorrectionRepo:
             rows = await cursor.fetchall()
         return [Correction(int(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]), float(r[7]),
                            str(r[8]), str(r[9]), str(r[10])) for r in rows]
+
+    async def move_player(self, match_id: int, a_user: int | None, b_user: int | None) -> None:
+        """Set a tournament match's two players (a corrected result sends another winner on), inside the
+        caller's transaction when one is open."""
+        await self._db.execute("UPDATE tournament_matches SET a_user = ?, b_user = ? WHERE id = ?",
+                               a_user, b_user, match_id)
+
+    async def ended_tournaments(self, guild_id: int) -> list[Tournament]:
+        """A server's finished and cancelled tournaments, whole (players in sign-up order, matches by round
+        and slot), newest first."""
+        async with rows_of(self._db,
+                "SELECT id, guild_id, channel_id, name, format, swiss_rounds, best_of, preset, round_days, policy,"
+                " status, organizer_id, signup_message_id, current_round, round_deadline, reminded FROM tournaments"
+                " WHERE guild_id = ? AND status IN ('finished', 'cancelled') ORDER BY id DESC", (guild_id,)) as cursor:
+            rows = await cursor.fetchall()
+        out = []
+        for r in rows:
+            tour = Tournament(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), int(r[5]), int(r[6]), str(r[7]),
+                              int(r[8]), str(r[9]), str(r[10]), int(r[11]), int(r[12]) if r[12] is not None else None,
+                              int(r[13]), float(r[14]) if r[14] is not None else None, bool(r[15]))
+            async with rows_of(self._db, "SELECT user_id, name, locale, seed FROM tournament_players"
+                                        " WHERE tournament_id = ? ORDER BY position, user_id", (tour.id,)) as cursor:
+                tour.players = [Player(int(p[0]), str(p[1]), str(p[2]), int(p[3])) for p in await cursor.fetchall()]
+            async with rows_of(self._db,
+                    "SELECT id, round, slot, a_user, b_user, status, wins_a, wins_b, winner, table_id, ready_a, ready_b"
+                    " FROM tournament_matches WHERE tournament_id = ? ORDER BY round, slot", (tour.id,)) as cursor:
+                tour.matches = [Match(int(m[0]), int(m[1]), int(m[2]), _int(m[3]), _int(m[4]), str(m[5]), int(m[6]),
+                                      int(m[7]), _int(m[8]), _int(m[9]), _float(m[10]), _float(m[11]))
+                                for m in await cursor.fetchall()]
+            out.append(tour)
+        return out
+
+
+def _int(value: object) -> int | None:
+    return int(value) if value is not None else None  # type: ignore[call-overload]  # a database integer
+
+
+def _float(value: object) -> float | None:
+    return float(value) if value is not None else None  # type: ignore[arg-type]  # a database real

@@ -1,20 +1,22 @@
 """The organizer's tools as one service: corrections (`bot.organizer.corrections`), the archive of
-finished leagues, and the data of the exports. Reads the store for what has left the league service's
-memory (finished and cancelled leagues)."""
+finished leagues and tournaments, and the data of the exports. Reads the store for what has left the
+competition services' memory (finished and cancelled leagues and tournaments)."""
 
 from __future__ import annotations
 
 from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
+from bot.competitions.tournament_model import Tournament
+from bot.competitions.tournaments import TournamentService
 from bot.ratings import Ratings
 from bot.ratings.model import BoardRow
 from bot.store import Store
 
-from .corrections import CorrectionPresenter, LeagueCorrections
+from .corrections import CorrectionPresenter, LeagueCorrections, TournamentCorrections
 from .repo import Correction, CorrectionRepo
 
 ENDED = ("finished", "cancelled")
-"""The statuses of a league in the archive."""
+"""The statuses of a league or tournament in the archive."""
 EXPORT_PAGES = 200
 """The most leaderboard pages an export reads (`bot.ratings` pages of 10: 2,000 players)."""
 
@@ -26,14 +28,18 @@ class OrganizerService:
         store: the open store. leagues: the league service. presenter: the corrections' announcement.
     """
 
-    def __init__(self, store: Store, leagues: LeagueService, presenter: CorrectionPresenter | None = None) -> None:
+    def __init__(self, store: Store, leagues: LeagueService, tournaments: TournamentService,
+                 presenter: CorrectionPresenter | None = None) -> None:
         self.leagues = leagues
+        self.tournaments = tournaments
         self.repo = CorrectionRepo(store)
         self.corrections = LeagueCorrections(leagues, self.repo, presenter)
+        self.tournament_corrections = TournamentCorrections(tournaments, self.repo, presenter)
 
     async def close(self) -> None:
         """Stop the pending announcements."""
         await self.corrections.close()
+        await self.tournament_corrections.close()
 
     async def ended_leagues(self, guild_id: int) -> list[League]:
         """A server's finished and cancelled leagues, whole, newest first."""
@@ -47,9 +53,21 @@ class OrganizerService:
             return live if live.guild_id == guild_id else None
         return next((lg for lg in await self.leagues.history(guild_id) if lg.id == league_id), None)
 
-    async def history(self, league_id: int) -> list[Correction]:
-        """A league's corrections, oldest first."""
-        return await self.repo.of("league", league_id)
+    async def history(self, league_id: int, kind: str = "league") -> list[Correction]:
+        """A league's (or, with ``kind`` ``tournament``, a tournament's) corrections, oldest first."""
+        return await self.repo.of(kind, league_id)
+
+    async def ended_tournaments(self, guild_id: int) -> list[Tournament]:
+        """A server's finished and cancelled tournaments, whole, newest first."""
+        return await self.repo.ended_tournaments(guild_id)
+
+    async def tournament(self, guild_id: int, tournament_id: int) -> Tournament | None:
+        """Tournament ``tournament_id`` of this server, open (the live one) or ended (from the store); None
+        when the server has no such tournament."""
+        live = self.tournaments.tournaments.get(tournament_id)
+        if live is not None:
+            return live if live.guild_id == guild_id else None
+        return next((t for t in await self.ended_tournaments(guild_id) if t.id == tournament_id), None)
 
 
 async def leaderboard_rows(ratings: Ratings, guild_id: int, mode: str) -> list[BoardRow]:

@@ -222,3 +222,85 @@ async def test_the_export_sends_the_leagues_fixtures_standings_and_leaderboard_a
         assert not any(cell in ids for row in rows for cell in row), "display names only, no user ids"
     assert files["leaderboard-1v1.csv"][0] == t("organizer.csv_leaderboard", "en").split("|")
     assert world.env.errors == []
+
+
+def pairs(tour, rnd):
+    return [(m.a_user, m.b_user) for m in sorted(tour.matches, key=lambda m: m.slot) if m.round == rnd]
+
+
+async def test_tournament_results_by_hand_a_refused_correction_the_archive_and_the_export(world):
+    """A 4-player bracket: results entered and corrected by the organizer (an earlier round's winner moves
+    on into the final while it is unplayed; refused once a finalist pressed «Jugar»), then the archive,
+    a player's matches and the CSV of the matches."""
+    from tests.support.helpers import custom_ids
+
+    created = await world.eva.slash(world.channel, "cuarenta tournament create", name="Copa Quito",
+                                    format="elimination", rules="rapido")
+    assert "You created tournament #1" in created.response.content
+    for member in (world.ana, world.beto, world.caro, world.dani):
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    members = {m.id: m for m in (world.ana, world.beto, world.caro, world.dani)}
+    first, second = sorted((m for m in tour.matches if m.round == 1), key=lambda m: m.slot)
+
+    refused = await world.ana.slash(world.channel, "cuarenta tournament result", round=1,
+                                    player=members[first.a_user], outcome="win", reason="Yo")
+    assert refused.response.content == t("err.league_not_organizer", "en")
+    entered = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
+                                    player=members[first.a_user], outcome="win", reason="Jugado en el club",
+                                    player_mesas=1, opponent_mesas=0)
+    assert entered.response.content.startswith("Done:")
+    assert (first.status, first.winner, first.wins_a, first.wins_b) == ("done", first.a_user, 1, 0)
+    await world.eva.slash(world.channel, "cuarenta tournament result", round=1, player=members[second.b_user],
+                          outcome="win", reason="No se presentó")
+    assert (second.status, second.winner) == ("walkover", second.b_user)
+    assert tour.current_round == 2 and pairs(tour, 2) == [(first.a_user, second.b_user)]
+
+    moved = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
+                                  player=members[first.a_user], outcome="loss", reason="Mal anotado")
+    assert moved.response.content.startswith("Done:")
+    assert first.winner == first.b_user and pairs(tour, 2) == [(first.b_user, second.b_user)], \
+        "the final is unplayed: the new winner takes the place"
+    stored = await world.bot.store.db.fetch("SELECT a_user, b_user FROM tournament_matches WHERE round = 2")
+    assert [(int(r[0]), int(r[1])) for r in stored] == [(first.b_user, second.b_user)]
+
+    final = next(m for m in tour.matches if m.round == 2)
+    play = next(m for m in reversed(world.channel.history()) if "c4:o:1:p" in custom_ids(m))
+    await members[final.a_user].click(play, custom_id="c4:o:1:p")
+    assert final.ready_a is not None
+    late = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
+                                 player=members[first.a_user], outcome="win", reason="Otra vez")
+    assert late.response.content == t("err.correct_later_played", "en", round=2)
+    assert first.winner == first.b_user and pairs(tour, 2) == [(first.b_user, second.b_user)]
+
+    await world.eva.slash(world.channel, "cuarenta tournament result", round=2, player=members[final.a_user],
+                          outcome="win", reason="Final acordada", player_mesas=1, opponent_mesas=0)
+    await world.env.settle()
+    assert tour.status == "finished"
+    champion = members[final.a_user].name
+    history = await world.bot.organizer.history(1, "tournament")
+    assert [c.reason for c in history] == ["Jugado en el club", "No se presentó", "Mal anotado", "Final acordada"]
+    announced = [m.content for m in world.channel.history() if (m.content or "").startswith("✏️ Torneo #1")]
+    assert len(announced) == 4 and "Mal anotado" in announced[2]
+
+    archive = await world.caro.slash(world.channel, "cuarenta tournament view")
+    assert t("tournament.champion", "en", champion=champion, name="Copa Quito") in archive.response.content
+    assert "Finished tournaments: #1 Copa Quito" in archive.response.content
+    mine = await world.caro.slash(world.channel, "cuarenta tournament view", tournament=1,
+                                  player=members[first.b_user])
+    lines = mine.response.content.split("\n")
+    assert lines[0].startswith(f"**{members[first.b_user].name}** in tournament #1")
+    assert len(lines) == 3 and lines[1].startswith("Round 1: ") and lines[2].startswith("Round 2: ")
+
+    exported = await world.eva.slash(world.channel, "cuarenta tournament export")
+    answers = [m for m in [exported.response, *exported.followups] if m is not None and m.attachments]
+    assert len(answers) == 1 and answers[0].ephemeral
+    files = {a.filename: read_csv(await a.read()) for a in answers[0].attachments}
+    assert set(files) == {"tournament-1-matches.csv", "leaderboard-1v1.csv", "leaderboard-2v2.csv"}
+    rows = files["tournament-1-matches.csv"]
+    assert rows[0] == t("organizer.csv_matches", "en").split("|")
+    assert rows[1:] == [[str(m.round), tour.name_of(m.a_user), tour.name_of(m.b_user),
+                         {"done": "played", "walkover": "walkover"}[m.status], tour.name_of(m.winner),
+                         str(m.wins_a), str(m.wins_b)] for m in tour.matches]
+    assert world.env.errors == []
