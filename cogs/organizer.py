@@ -154,7 +154,9 @@ class OrganizerCog(GroupedCog):
             await self._defer(interaction)
             files = [(f"league-{found.id}-fixtures.csv", league_fixtures_csv(found, lang)),
                      (f"league-{found.id}-standings.csv", league_standings_csv(self.bot.leagues, found, lang)),
-                     *await self._leaderboards(interaction, lang)]
+                     *await self._leaderboards(interaction, lang, {u: n for s in found.sides
+                                                                   for u, n in ((s.user1, s.name1), (s.user2, s.name2))
+                                                                   if u is not None and n is not None})]
             payload = Payload(content=t("organizer.exported", lang, league=found.id, name=found.name), files=files)
             await answer.reply(interaction, **payload.send_kwargs())
 
@@ -234,7 +236,7 @@ class OrganizerCog(GroupedCog):
                 raise TableError("err.league_not_organizer")
             await self._defer(interaction)
             files = [(f"tournament-{tour.id}-matches.csv", tournament_matches_csv(tour, lang)),
-                     *await self._leaderboards(interaction, lang)]
+                     *await self._leaderboards(interaction, lang, {p.user_id: p.name for p in tour.players})]
             payload = Payload(content=t("organizer.t_exported", lang, tournament=tour.id, name=tour.name), files=files)
             await answer.reply(interaction, **payload.send_kwargs())
 
@@ -265,23 +267,28 @@ class OrganizerCog(GroupedCog):
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
 
-    async def _leaderboards(self, interaction: discord.Interaction, lang: str) -> list[tuple[str, bytes]]:
-        """The server's current leaderboard of each mode as a CSV file."""
+    async def _leaderboards(self, interaction: discord.Interaction, lang: str,
+                            known: dict[int, str]) -> list[tuple[str, bytes]]:
+        """The server's current leaderboard of each mode as a CSV file (``known``: names the competition
+        keeps, for players the member cache lacks)."""
         out = []
         for mode in ("1v1", "2v2"):
             rows = await leaderboard_rows(self.bot.tables.ratings, interaction.guild_id or 0, mode)
-            names = await self._names(interaction, [r.user_id for r in rows])
+            names = await self._names(interaction, [r.user_id for r in rows], known)
             out.append((f"leaderboard-{mode}.csv", leaderboard_csv(rows, names, lang)))
         return out
 
-    async def _names(self, interaction: discord.Interaction, users: list[int]) -> dict[int, str]:
-        """Display names: the server's members, then the name a user had at their last seat here."""
+    async def _names(self, interaction: discord.Interaction, users: list[int], known: dict[int, str]) -> dict[int, str]:
+        """Display names: the server's members at hand, then the names the competition keeps (``known``),
+        then the name a user had at their last seat here ("?" when none: a CSV shows no ids)."""
         out: dict[int, str] = {}
         guild = interaction.guild
         for user in users:
             member = guild.get_member(user) if guild is not None else None
             if member is not None:
                 out[user] = member.display_name
+            elif user in known:
+                out[user] = known[user]
         missing = [u for u in users if u not in out]
         if missing:
             out.update(await self.bot.tables.seat_names(interaction.guild_id or 0, missing))

@@ -189,6 +189,12 @@ def read_csv(attachment_bytes: bytes) -> list[list[str]]:
 
 
 async def test_the_export_sends_the_leagues_fixtures_standings_and_leaderboard_as_csv(world):
+    from bot.ratings import ChicaResult
+
+    for i, (winner, loser) in enumerate([(world.beto, world.ana), (world.beto, world.caro), (world.ana, world.caro)]):
+        await world.bot.tables.ratings.record_chica(ChicaResult(
+            guild_id=world.guild.id, table_id=700 + i, chica_number=1, teams=((winner.id,), (loser.id,)), winner=0,
+            scores=(40, 12)))
     league = await three_player_league(world)
     fixture = next(f for f in league.fixtures if f.round == 1)
     player = member_of(world, league.side(fixture.side_a).user1)
@@ -220,7 +226,13 @@ async def test_the_export_sends_the_leagues_fixtures_standings_and_leaderboard_a
     ids = {str(m.id) for m in (world.ana, world.beto, world.caro, world.eva)}
     for rows in files.values():
         assert not any(cell in ids for row in rows for cell in row), "display names only, no user ids"
-    assert files["leaderboard-1v1.csv"][0] == t("organizer.csv_leaderboard", "en").split("|")
+    board = (await world.bot.tables.ratings.leaderboard(world.guild.id, "1v1")).rows
+    names = {m.id: m.name for m in (world.ana, world.beto, world.caro)}
+    assert files["leaderboard-1v1.csv"] == [t("organizer.csv_leaderboard", "en").split("|")] + [
+        [str(r.rank) if r.ranked else "", names[r.user_id], str(r.rating), "yes" if r.provisional else "no",
+         str(r.wins), str(r.losses), str(r.games)] for r in board], "the leaderboard as the bot shows it"
+    assert len(board) == 3 and board[0].user_id == world.beto.id
+    assert files["leaderboard-2v2.csv"] == [t("organizer.csv_leaderboard", "en").split("|")]
     assert world.env.errors == []
 
 
