@@ -316,3 +316,42 @@ async def test_tournament_results_by_hand_a_refused_correction_the_archive_and_t
                          {"done": "played", "walkover": "walkover"}[m.status], tour.name_of(m.winner),
                          str(m.wins_a), str(m.wins_b)] for m in tour.matches]
     assert world.env.errors == []
+
+
+async def test_a_played_mesa_is_refused_while_in_play_then_corrected_and_the_correction_survives_a_restart(
+        world, make_bot):
+    from tests.support.helpers import custom_ids, play_to_end
+
+    league = await three_player_league(world)
+    fixture = next(f for f in league.fixtures if f.round == 1)
+    a, b = league.side(fixture.side_a), league.side(fixture.side_b)
+    members = {m.id: m for m in (world.ana, world.beto, world.caro)}
+    play = next(m for m in reversed(world.channel.history()) if "c4:g:1:p" in custom_ids(m))
+    await members[a.user1].click(play, custom_id="c4:g:1:p")
+    await members[b.user1].click(play, custom_id="c4:g:1:p")
+    assert fixture.status == "playing"
+    busy = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=members[a.user1],
+                                 outcome="win", reason="Antes de tiempo")
+    assert busy.response.content == t("err.correct_in_play", "en", table=fixture.table_id)
+
+    await play_to_end(world, fixture.table_id, members)
+    await world.env.settle()
+    assert fixture.status == "done" and league.current_round == 2
+    played_winner = fixture.winner
+    loser = a if played_winner == b.side_no else b
+    corrected = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=members[loser.user1],
+                                      outcome="win", reason="Se sentó un suplente", player_chicas=2, opponent_chicas=0)
+    assert corrected.response.content.startswith("Done:")
+    assert fixture.winner == loser.side_no
+
+    await world.env.restart_bot(make_bot())
+    league = world.bot.leagues.leagues[1]
+    again = next(f for f in league.fixtures if f.id == fixture.id)
+    assert (again.status, again.winner) == ("done", loser.side_no)
+    row = next(r for r in world.bot.leagues.standings(league) if r.side == loser.side_no)
+    assert (row.points, row.won, row.lost) == (2, 1, 0)
+    [history] = await world.bot.organizer.history(league.id)
+    assert history.reason == "Se sentó un suplente" and history.before.startswith(f"done:{played_winner}:")
+    shown = await world.caro.slash(world.channel, "cuarenta league view")
+    assert "Round 2 of 3" in shown.response.content
+    assert world.env.errors == []
