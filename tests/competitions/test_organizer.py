@@ -355,3 +355,33 @@ async def test_a_played_mesa_is_refused_while_in_play_then_corrected_and_the_cor
     shown = await world.caro.slash(world.channel, "cuarenta league view")
     assert "Round 2 of 3" in shown.response.content
     assert world.env.errors == []
+
+
+async def test_a_swiss_correction_stands_while_no_later_match_was_played_and_is_refused_after(world):
+    await world.eva.slash(world.channel, "cuarenta tournament create", name="Suizo", format="swiss", rounds=2,
+                          rules="rapido")
+    members = {m.id: m for m in (world.ana, world.beto, world.caro, world.dani)}
+    for member in members.values():
+        await member.slash(world.channel, "cuarenta tournament signup")
+    await world.eva.slash(world.channel, "cuarenta tournament close")
+    tour = world.bot.tournaments.tournaments[1]
+    for m in [m for m in tour.matches if m.round == 1]:
+        await world.eva.slash(world.channel, "cuarenta tournament result", round=1, player=members[m.a_user],
+                              outcome="win", reason="Ronda 1")
+    assert tour.current_round == 2
+    first = next(m for m in tour.matches if m.round == 1)
+    ok = await world.eva.slash(world.channel, "cuarenta tournament result", round=1, player=members[first.a_user],
+                               outcome="loss", reason="Corregido antes de la ronda 2")
+    assert ok.response.content.startswith("Done:") and first.winner == first.b_user
+    points = {r.player: r.points for r in world.bot.tournaments.swiss_standings(tour)}
+    assert points[first.b_user] == 1 and points[first.a_user] == 0, "the standings follow"
+    later = next(m for m in tour.matches if m.round == 2)
+    await world.eva.slash(world.channel, "cuarenta tournament result", round=2, player=members[later.a_user],
+                          outcome="win", reason="Ronda 2")
+    refused = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
+                                    player=members[first.a_user], outcome="win", reason="Tarde")
+    assert refused.response.content == t("err.correct_later_played", "en", round=2)
+    assert first.winner == first.b_user
+    assert [c.reason for c in await world.bot.organizer.history(1, "tournament")] == [
+        "Ronda 1", "Ronda 1", "Corregido antes de la ronda 2", "Ronda 2"]
+    assert world.env.errors == []
