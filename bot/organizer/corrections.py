@@ -108,14 +108,15 @@ class LeagueCorrections(Background):
             after = result_code(status, winner, chicas)
             if after == before:
                 raise LeagueError("err.correct_same")
-            fixture.status, fixture.winner, fixture.chicas = status, winner, chicas
-            fixture.tantos, fixture.zapateria = (0, 0), False
+            changed = replace(fixture, status=status, winner=winner, chicas=chicas, tantos=(0, 0), zapateria=False)
             correction = Correction(0, league.guild_id, "league", league.id, fixture.id, fixture.round, user_id,
                                     self.leagues.clock.now(), reason, before, after)
-            async with self.leagues.repo.store.db.transaction():
-                await self.leagues.repo.record_result(fixture)
+            async with self.leagues.repo.store.db.transaction():  # stored first: a failed write changes nothing
+                await self.leagues.repo.record_result(changed)
                 correction_id = await self.repo.add(correction)
             correction = replace(correction, id=correction_id)
+            fixture.status, fixture.winner, fixture.chicas = status, winner, chicas
+            fixture.tantos, fixture.zapateria = (0, 0), False
             log.info("league %d: fixture %d corrected by the organizer (%s → %s)", league.id, fixture.id, before, after)
             self.leagues._tell("result", league, fixture)
             self._tell("league_corrected", league, fixture, correction)
@@ -212,19 +213,19 @@ class TournamentCorrections(Background):
                 later = [m for m in tour.matches if m.round > round_no] if tour.format == "swiss" else fed
                 if any(m.resolved or m.status == "playing" or m.ready_a or m.ready_b for m in later):
                     raise TournamentError("err.correct_later_played", round=round_no + 1)
-            match.status, match.winner, match.wins_a, match.wins_b = status, winner, wins[0], wins[1]
             correction = Correction(0, tour.guild_id, "tournament", tour.id, match.id, match.round, user_id,
                                     self.tournaments.clock.now(), reason, before, after)
-            async with self.tournaments.store.db.transaction():
-                await self.tournaments._save_match(match)
-                if tour.format == "elimination" and round_no < tour.current_round:
-                    for nxt in fed:
-                        if match.slot % 2 == 0:
-                            nxt.a_user = winner
-                        else:
-                            nxt.b_user = winner
-                        await self.repo.move_player(nxt.id, nxt.a_user, nxt.b_user)
+            moves = [(nxt, (winner, nxt.b_user) if match.slot % 2 == 0 else (nxt.a_user, winner))
+                     for nxt in (fed if tour.format == "elimination" and round_no < tour.current_round else [])]
+            async with self.tournaments.store.db.transaction():  # stored first: a failed write changes nothing
+                await self.tournaments._save_match(replace(match, status=status, winner=winner, wins_a=wins[0],
+                                                           wins_b=wins[1]))
+                for nxt, (a_user, b_user) in moves:
+                    await self.repo.move_player(nxt.id, a_user, b_user)
                 correction = replace(correction, id=await self.repo.add(correction))
+            match.status, match.winner, match.wins_a, match.wins_b = status, winner, wins[0], wins[1]
+            for nxt, (a_user, b_user) in moves:
+                nxt.a_user, nxt.b_user = a_user, b_user
             log.info("tournament %d: match %d corrected by the organizer (%s → %s)", tour.id, match.id, before, after)
             self.tournaments._tell("result", tour, match)
             self._tell("tournament_corrected", tour, match, correction)
