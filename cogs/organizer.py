@@ -183,15 +183,15 @@ class OrganizerCog(GroupedCog):
     @app_commands.command(name=command_text("result", "cmd.tournament_result.name"),
                           description=command_text("Enter or correct a match's result, with a reason (organizer)",
                                                    "cmd.tournament_result.desc"))
-    @app_commands.rename(round=command_text("round", "opt.fixture_round.name"),
+    @app_commands.rename(round=command_text("round", "opt.match_round.name"),
                          player=command_text("player", "opt.member.name"),
                          outcome=command_text("outcome", "opt.outcome.name"),
                          reason=command_text("reason", "opt.reason.name"),
                          player_mesas=command_text("player_mesas", "opt.mesas_player.name"),
                          opponent_mesas=command_text("opponent_mesas", "opt.mesas_rival.name"),
                          tournament=T_OPTION)
-    @app_commands.describe(round=command_text("The fixture's round", "opt.fixture_round.desc"),
-                           player=command_text("A player of the fixture", "opt.fixture_player.desc"),
+    @app_commands.describe(round=command_text("The match's round", "opt.match_round.desc"),
+                           player=command_text("A player of the match", "opt.match_player.desc"),
                            outcome=command_text("That player's result", "opt.outcome.desc"),
                            reason=command_text("Why (shown in the channel; up to 200 characters)", "opt.reason.desc"),
                            player_mesas=command_text("Mesas that player won (no score: a walkover)",
@@ -211,7 +211,7 @@ class OrganizerCog(GroupedCog):
             score = None
             if player_mesas is not None or opponent_mesas is not None:
                 if player_mesas is None or opponent_mesas is None:
-                    raise TableError("err.correct_score")
+                    raise TableError("err.correct_match_score", need=tour.best_of // 2 + 1, best_of=tour.best_of)
                 score = (player_mesas, opponent_mesas)
             match, _ = await self.organizer.tournament_corrections.correct(
                 tour, user_id=interaction.user.id, can_manage=await may_organize(interaction), round_no=round,

@@ -169,8 +169,10 @@ class TournamentCorrections(Background):
 
         Raises:
             TournamentError: ``err.league_not_organizer``, ``err.tournament_not_running``,
-            ``err.correct_reason``, ``err.correct_outcome``, ``err.correct_score``, ``err.correct_no_fixture``,
-            ``err.correct_future``, ``err.correct_in_play``, ``err.correct_bye``, ``err.correct_same``,
+            ``err.correct_reason``, ``err.correct_outcome``, ``err.correct_match_score`` (params: need,
+            best_of), ``err.correct_no_match``,
+            ``err.correct_round_future``, ``err.correct_match_in_play``, ``err.correct_bye``,
+            ``err.correct_match_same``,
             ``err.correct_later_played`` (params: round).
         """
         if not (can_manage or tour.organizer_id == user_id):
@@ -183,19 +185,19 @@ class TournamentCorrections(Background):
         need = tour.best_of // 2 + 1
         if score is not None and (outcome == "double_loss" or min(score) < 0 or max(score) != need
                                   or (outcome == "win") != (score[0] > score[1]) or score[0] == score[1]):
-            raise TournamentError("err.correct_score")
+            raise TournamentError("err.correct_match_score", need=need, best_of=tour.best_of)
         async with self.tournaments._lock:
             if tour.status != "running":
                 raise TournamentError("err.tournament_not_running", tournament=tour.id)
             match = next((m for m in tour.matches if m.round == round_no and player_id in (m.a_user, m.b_user)), None)
             if match is None:
                 if round_no > tour.current_round:
-                    raise TournamentError("err.correct_future", round=round_no)
-                raise TournamentError("err.correct_no_fixture", round=round_no)
+                    raise TournamentError("err.correct_round_future", round=round_no)
+                raise TournamentError("err.correct_no_match", round=round_no)
             if match.b_user is None or match.a_user is None:
                 raise TournamentError("err.correct_bye")
             if match.status == "playing":
-                raise TournamentError("err.correct_in_play", table=match.table_id or 0)
+                raise TournamentError("err.correct_match_in_play", table=match.table_id or 0)
             before = result_code(match.status, match.winner, (match.wins_a, match.wins_b))
             other = match.b_user if match.a_user == player_id else match.a_user
             if outcome == "double_loss":
@@ -207,7 +209,7 @@ class TournamentCorrections(Background):
                 wins = (mine, theirs) if match.a_user == player_id else (theirs, mine)
             after = result_code(status, winner, wins)
             if after == before:
-                raise TournamentError("err.correct_same")
+                raise TournamentError("err.correct_match_same")
             fed = self._fed(tour, match)
             if round_no < tour.current_round and winner != match.winner:
                 later = [m for m in tour.matches if m.round > round_no] if tour.format == "swiss" else fed

@@ -259,6 +259,10 @@ async def test_tournament_results_by_hand_a_refused_correction_the_archive_and_t
     refused = await world.ana.slash(world.channel, "cuarenta tournament result", round=1,
                                     player=members[first.a_user], outcome="win", reason="Yo")
     assert refused.response.content == t("err.league_not_organizer", "en")
+    too_many = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
+                                     player=members[first.a_user], outcome="win", reason="Dos mesas",
+                                     player_mesas=2, opponent_mesas=0)
+    assert too_many.response.content == t("err.correct_match_score", "en", need=1, best_of=1), "a best of 1"
     entered = await world.eva.slash(world.channel, "cuarenta tournament result", round=1,
                                     player=members[first.a_user], outcome="win", reason="Jugado en el club",
                                     player_mesas=1, opponent_mesas=0)
