@@ -54,7 +54,11 @@ async def may_organize(interaction: discord.Interaction) -> bool:
 
 
 class OrganizerCog(GroupedCog):
-    """The organizer's tools of leagues."""
+    """The organizer's tools of leagues and tournaments."""
+
+    def __init__(self, bot: CuarentaBot) -> None:
+        super().__init__(bot)
+        self._placed: list[tuple[app_commands.Group, Any]] = []
 
     @property
     def organizer(self) -> OrganizerService:
@@ -65,15 +69,17 @@ class OrganizerCog(GroupedCog):
         """Put the commands under ``/cuarenta league`` and ``/cuarenta tournament`` (by their callback's
         name: ``league_…`` or ``tournament_…``)."""
         for command in self.__cog_app_commands__:
-            self._group_of(command).add_command(command)
-            self._moved.append(command)
+            group = self._group_of(command)
+            group.add_command(command)
+            self._placed.append((group, command))
         self.__cog_app_commands__ = []
 
     async def cog_unload(self) -> None:
-        """Take the commands out of their groups again."""
-        for command in self._moved:
-            self._group_of(command).remove_command(command.name)
-        self._moved.clear()
+        """Take the commands out of the groups they were put in (those groups may have left ``/cuarenta``
+        already: their cogs unload first at shutdown)."""
+        for group, command in self._placed:
+            group.remove_command(command.name)
+        self._placed.clear()
 
     def _group_of(self, command: Any) -> app_commands.Group:
         name = "league" if command.callback.__name__.startswith("league_") else "tournament"
