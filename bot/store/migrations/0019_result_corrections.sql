@@ -1,4 +1,4 @@
--- Migration 18: the history of results an organizer entered or corrected by hand, one row per change.
+-- Migration 19: the history of results an organizer entered or corrected by hand, one row per change.
 -- kind 'league' (fixture_id: league_fixtures.id) or 'tournament' (fixture_id: tournament_matches.id);
 -- competition_id: the league's or tournament's id; guild_id: its server. by_user: who changed it (the
 -- organizer); at: UTC seconds. before_result / after_result: the fixture's result as text
