@@ -121,6 +121,7 @@ class CuarentaBot(commands.AutoShardedBot):
     league_presenter: LeagueDiscord
     organizer: OrganizerService
     tournaments: TournamentService
+    tournament_presenter: TournamentDiscord
     competition_settings: CompetitionSettings
     actions: Actions
     request_rate: RequestRate
@@ -234,16 +235,21 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tables.set_notifier(self.notifier)
         self.notifier.hands.observer = metrics
         self.queue = QueueService(self.store, self.tables, self.tables.clock)
-        self.queue_presenter = QueueDiscord(self, self.tables, self.queue)
+        self.queue_presenter = QueueDiscord(self, self.tables, self.queue, budget=budget)
         self.queue.presenter = self.queue_presenter
         self.leagues = LeagueService(self.store, self.tables, self.tables.clock)
-        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues)
+        self.league_presenter = LeagueDiscord(self, self.tables, self.leagues, budget=budget, sleep=self._sleep,
+                                              delay=self._edit_interval)
         self.leagues.presenter = self.league_presenter
         self.tournaments = TournamentService(self.store, self.tables, self.tables.clock)
-        self.tournaments.presenter = TournamentDiscord(self, self.tables, self.tournaments)
-        self.organizer = OrganizerService(self.store, self.leagues, self.tournaments, OrganizerDiscord(self, self.tables))
+        self.tournament_presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
+                                                      sleep=self._sleep, delay=self._edit_interval)
+        self.tournaments.presenter = self.tournament_presenter
+        self.organizer = OrganizerService(self.store, self.leagues, self.tournaments,
+                                          OrganizerDiscord(self, self.tables, budget=budget))
         self.competition_settings = CompetitionSettings(self.store)
-        self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave)
+        self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
+                                      forget_tables=self.tables.forget_ended_with)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -327,6 +333,8 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.leagues.close()
             await self.organizer.close()
             await self.tournaments.close()
+            await self.league_presenter.live.close()
+            await self.tournament_presenter.live.close()
             await self.privacy.close()
             await self.tables.close()
             await self.notifier.close()

@@ -5,12 +5,15 @@ server's language."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
 from bot.i18n import t, tn
 from bot.tables import TableService
 from bot.ui import limits
+from bot.ui.budget import WriteBudget
 from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
@@ -18,6 +21,8 @@ from .board_picture import table_picture
 from .items import LeagueButton
 from .league_repo import Fixture, League
 from .leagues import LeagueService
+from .live_messages import LiveMessages, message_link
+from .message_repo import CompetitionMessageRepo
 from .referee import Place
 
 log = logging.getLogger(__name__)
@@ -106,21 +111,36 @@ def signup_payload(league: League, lang: str) -> Payload:
     return Payload(embed=embed, view=view)
 
 
-def round_payload(service: LeagueService, league: League, lang: str) -> Payload:
-    """A round's message: its fixtures (and bye), the deadline, the standings, and «Jugar»."""
-    rnd = league.current_round
-    lines = [fixture_line(league, f, lang) for f in league.fixtures if f.round == rnd]
+def round_payload(league: League, lang: str, rnd: int, standings: str | None = None) -> Payload:
+    """Round ``rnd``'s message: its fixtures (and bye), a link to the standings message (``standings``), and
+    while the round is being played (the league running, ``rnd`` its current round, a fixture without a
+    result) its deadline and «Jugar». Its content (the mentions) is the caller's."""
+    fixtures = [f for f in league.fixtures if f.round == rnd]
+    lines = [fixture_line(league, f, lang) for f in fixtures]
     if rnd in league.byes:
         lines.append(t("league.bye", lang, name=_name(league, league.byes[rnd])))
-    if league.round_deadline is not None:
+    live = league.status == "running" and rnd == league.current_round and any(not f.resolved for f in fixtures)
+    if live and league.round_deadline is not None:
         lines += ["", t("league.deadline", lang, when=when_text(league.round_deadline),
                         policy=t(f"league.policy.{league.policy}", lang))]
-    lines += ["", standings_text(service, league, lang)]
+    if standings is not None:
+        lines += ["", t("league.standings_link", lang, link=standings)]
     title = t("league.round_title", lang, name=clean(league.name), round=rnd, rounds=league.rounds)
     embed = discord.Embed(title=title, colour=COLOR, description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
-    files = _with_picture(embed, standings_picture(service, league, lang, title))
-    view = make_view([LeagueButton(league.id, "p", label=t("league.play", lang), style=discord.ButtonStyle.success)])
-    return Payload(embed=embed, view=view, files=files)
+    view = (make_view([LeagueButton(league.id, "p", label=t("league.play", lang), style=discord.ButtonStyle.success)])
+            if live else None)
+    return Payload(embed=embed, view=view)
+
+
+def standings_payload(service: LeagueService, league: League, lang: str) -> Payload:
+    """The league's one standings message, edited after each result: the standings as text and as a
+    picture; once the league ended, its final standings with the champion (`final_payload`)."""
+    if league.status in ("finished", "cancelled"):
+        return final_payload(service, league, lang)
+    title = t("league.standings_title", lang, name=clean(league.name))
+    embed = discord.Embed(title=title, colour=COLOR,
+                          description=limits.clip(standings_text(service, league, lang), limits.EMBED_DESCRIPTION))
+    return Payload(embed=embed, files=_with_picture(embed, standings_picture(service, league, lang, title)))
 
 
 def final_payload(service: LeagueService, league: League, lang: str) -> Payload:
@@ -139,16 +159,23 @@ def final_payload(service: LeagueService, league: League, lang: str) -> Payload:
     return Payload(embed=embed, files=_with_picture(embed, standings_picture(service, league, lang, title)))
 
 
-class LeagueDiscord:
-    """Implements `bot.competitions.leagues.LeaguePresenter` with the bot token."""
+STANDINGS = 0
+"""The key of the standings message among a league's kept-current messages (rounds are 1, 2, …)."""
 
-    def __init__(self, client: discord.Client, tables: TableService, leagues: LeagueService) -> None:
+
+class LeagueDiscord:
+    """Implements `bot.competitions.leagues.LeaguePresenter` with the bot token. Its round messages and
+    its standings message are kept current (`LiveMessages`: stored ids, coalesced edits in the write
+    budget)."""
+
+    def __init__(self, client: discord.Client, tables: TableService, leagues: LeagueService, *,
+                 budget: WriteBudget | None = None, sleep: Callable[[float], Awaitable[Any]] | None = None,
+                 delay: float = 0.0) -> None:
         self.client = client
         self.tables = tables
         self.leagues = leagues
-        self._rounds: dict[int, tuple[int, int, str | None]] = {}
-        """league id → (round, its message's id, its mentions) of the round message this process posted,
-        edited as the round's fixtures get results (kept in memory: after a restart only new ones)."""
+        self.live = LiveMessages(client, CompetitionMessageRepo(leagues.repo.store.db), "league", budget=budget,
+                                 sleep=sleep, delay=delay)
 
     def _channel(self, league: League) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
@@ -157,6 +184,8 @@ class LeagueDiscord:
         kwargs = payload.send_kwargs()
         if pings:
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
+        if self.live.budget is not None:
+            await self.live.budget.acquire(league.channel_id)
         try:
             return (await self._channel(league).send(**kwargs)).id
         except discord.HTTPException as exc:
@@ -171,36 +200,65 @@ class LeagueDiscord:
             league.signup_message_id = await self._send(league, payload)
             await self.leagues.repo.save_league(league)
             return
+        if self.live.budget is not None:
+            await self.live.budget.acquire(league.channel_id)
         try:
             await self._channel(league).get_partial_message(league.signup_message_id).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
             log.info("league %d: sign-up message not edited (%s %s)", league.id, exc.status, exc.code)
 
+    def _renderer(self, league: League) -> Callable[[int], Awaitable[Payload | None]]:
+        async def render(key: int) -> Payload | None:
+            lang = await self.tables.public_language(league.guild_id)
+            if key == STANDINGS:
+                return standings_payload(self.leagues, league, lang)
+            return round_payload(league, lang, key, self._standings_link(league))
+        return render
+
+    def _standings_link(self, league: League) -> str | None:
+        shown = self.live.known(league.id, STANDINGS)
+        return message_link(league.guild_id, shown) if shown is not None else None
+
+    async def _ensure_standings(self, league: League) -> None:
+        """Post the standings message (pinned when the bot may) unless the league has one."""
+        async with self.live.lock(league.id):
+            if STANDINGS in await self.live.shown(league.id):
+                return
+            lang = await self.tables.public_language(league.guild_id)
+
+            async def standings() -> Payload:
+                return standings_payload(self.leagues, league, lang)
+            posted = await self.live.post(league.id, league.guild_id, league.channel_id, STANDINGS, standings)
+        if posted is not None:
+            await self.live.pin(posted, league.channel_id)
+
     async def round_started(self, league: League) -> None:
-        """Post the round with its fixtures and «Jugar», pinging the players."""
-        lang = await self.tables.public_language(league.guild_id)
-        payload = round_payload(self.leagues, league, lang)
+        """Post the round with its fixtures and «Jugar», pinging the players; before the first round, the
+        standings message (pinned when the bot may)."""
+        await self._ensure_standings(league)
+        render = self._renderer(league)
+        rnd = league.current_round
         people = {u for s in league.sides if s.accepted and not s.removed for u in s.users}
-        payload.content = " ".join(f"<@{u}>" for u in sorted(people))[:1900] or None
-        message_id = await self._send(league, payload, pings=True)
-        if message_id is not None:
-            self._rounds[league.id] = (league.current_round, message_id, payload.content)
+        mentions = " ".join(f"<@{u}>" for u in sorted(people))[:1900] or None
+
+        async def round_message() -> Payload:
+            payload = await render(rnd)
+            assert payload is not None
+            payload.content = mentions
+            return payload
+        await self.live.post(league.id, league.guild_id, league.channel_id, rnd, round_message, pings=True)
 
     async def result(self, league: League, fixture: Fixture) -> None:
-        """Announce a fixture's result, with the standings, and bring the round's message up to date (its
-        fixtures and standings), when it is the current round's and this process posted it."""
-        lang = await self.tables.public_language(league.guild_id)
-        text = f"{fixture_line(league, fixture, lang)}\n{standings_text(self.leagues, league, lang)}"
-        await self._send(league, Payload(content=limits.clip(text, limits.CONTENT)))
-        shown = self._rounds.get(league.id)
-        if shown is None or shown[0] != fixture.round or league.current_round != fixture.round:
-            return  # a later round's message is up to date
-        payload = round_payload(self.leagues, league, lang)
-        payload.content = shown[2]
-        try:
-            await self._channel(league).get_partial_message(shown[1]).edit(**payload.edit_kwargs())
-        except discord.HTTPException as exc:
-            log.info("league %d: round message not edited (%s %s)", league.id, exc.status, exc.code)
+        """A fixture's result (played, at the deadline, a walkover, a double loss): its round's message
+        and the standings message are edited, whichever round is current, and after a restart too. A league
+        that has no standings message yet (its round began before they were kept) gets one."""
+        await self._ensure_standings(league)
+        self.live.touch(league.id, (fixture.round, STANDINGS), self._renderer(league))
+
+    async def round_changed(self, league: League, rnd: int) -> None:
+        """A round's fixture changed without a result (a side pressed «Jugar», a table opened) or its
+        deadline moved: its message is edited."""
+        self.live.touch(league.id, (rnd,), self._renderer(league))
 
     async def reminder(self, league: League, fixtures: list[Fixture]) -> None:
         """A day before the deadline: ping the players of the unplayed fixtures."""
@@ -211,7 +269,9 @@ class LeagueDiscord:
         await self._send(league, Payload(content=text), pings=True)
 
     async def finished(self, league: League) -> None:
-        """The final standings and the champion."""
+        """The final standings and the champion: the standings message and the last round's message are
+        edited (no deadline, no «Jugar»), and the final standings are posted."""
+        self.live.touch(league.id, (league.current_round, STANDINGS), self._renderer(league))
         lang = await self.tables.public_language(league.guild_id)
         await self._send(league, final_payload(self.leagues, league, lang))
 

@@ -48,6 +48,7 @@ class LeagueOrganizerTools:
             league.reminded = False
             await self.repo.save_league(league)
             self._arm(league)
+            self._tell("round_changed", league, league.current_round)
         return league
 
     async def award_walkover(self, league: League, *, user_id: int, can_manage: bool, winner_user: int) -> Fixture:
@@ -120,6 +121,8 @@ class LeagueOrganizerTools:
                 side.user2, side.name2, side.locale2 = new_user, new_name, new_locale
             await self.repo.replace_user(league.id, side)
         self._tell("signup_changed", league)
+        if league.status == "running":
+            self._tell("round_changed", league, league.current_round)  # the newcomer's name in the round
         return side
 
     async def cancel(self, league: League, *, user_id: int, can_manage: bool) -> League:

@@ -56,6 +56,10 @@ class LeaguePresenter(Protocol):
     async def result(self, league: League, fixture: Fixture) -> None:
         """A fixture got its result (played, walkover, double loss): announce it with the standings."""
 
+    async def round_changed(self, league: League, rnd: int) -> None:
+        """Round ``rnd`` changed without a result (a side pressed «Jugar», a table opened, the deadline
+        moved): bring its message up to date."""
+
     async def reminder(self, league: League, fixtures: list[Fixture]) -> None:
         """A day before the deadline: ping the players of these unplayed fixtures."""
 
@@ -326,13 +330,16 @@ class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
                 fixture.ready_b = now
             if fixture.ready_a is None or fixture.ready_b is None:
                 await self.repo.save_fixture(fixture)
+                self._tell("round_changed", league, fixture.round)  # everyone sees who is ready
                 return "waiting", fixture
             for person in [*league.side(fixture.side_a).users, *league.side(fixture.side_b).users]:
                 seated = self.tables.table_of_user(person)
                 if seated is not None:
                     await self.repo.save_fixture(fixture)
+                    self._tell("round_changed", league, fixture.round)
                     raise LeagueError("err.league_seated", table=seated.id)
             await self._open(league, fixture)
+            self._tell("round_changed", league, fixture.round)
             return "opened", fixture
 
     async def _keep_locale(self, league: League, side: Side, user_id: int, locale: str) -> None:

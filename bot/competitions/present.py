@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import t
 from bot.tables import TableService
+from bot.ui.budget import WriteBudget
 from bot.ui.hands import open_dm
 from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
@@ -67,21 +68,44 @@ def cancelled_text(proposal: Proposal, lang: str) -> str:
 class QueueDiscord:
     """Implements `bot.competitions.queue.QueuePresenter` with the bot token.
 
+    Every write waits for its slot in the channel's write budget (`bot.ui.budget.WriteBudget`) and is
+    rendered once the slot is granted; a change that comes while a write of the same message waits for
+    its slot is carried by that write (no write of its own).
+
     Args:
         client: the bot. tables: the table service (public language, budget-free reads). queue: the queue.
+        budget: the channels' write budget (None: writes go at once).
     """
 
-    def __init__(self, client: discord.Client, tables: TableService, queue: QueueService) -> None:
+    def __init__(self, client: discord.Client, tables: TableService, queue: QueueService, *,
+                 budget: WriteBudget | None = None) -> None:
         self.client = client
         self.tables = tables
         self.queue = queue
+        self.budget = budget
         self._locks: dict[int, asyncio.Lock] = {}
+        self._counts: dict[int, dict[str, int]] = {}
+        self._waiting: set[tuple[str, int]] = set()
+        """(``"queue"``, guild id) or (``"match"``, proposal id) of the writes waiting for their slot."""
+
+    async def _slot(self, channel_id: int) -> None:
+        if self.budget is not None:
+            await self.budget.acquire(channel_id)
 
     async def queue_changed(self, guild_id: int, counts: dict[str, int]) -> None:
-        """Edit the queue message with the new counts."""
-        where = await self.queue.queue_channel(guild_id)
-        if where is None or where[1] is None:
-            return
+        """Edit the queue message with the new counts (the latest, when several changes wait)."""
+        self._counts[guild_id] = counts
+        if ("queue", guild_id) in self._waiting:
+            return  # the waiting edit shows these counts
+        self._waiting.add(("queue", guild_id))
+        try:
+            where = await self.queue.queue_channel(guild_id)
+            if where is None or where[1] is None:
+                return
+            await self._slot(where[0])
+        finally:
+            self._waiting.discard(("queue", guild_id))
+        counts = self._counts.pop(guild_id, counts)
         lang = await self.tables.public_language(guild_id)
         message = self.client.get_partial_messageable(where[0], guild_id=guild_id).get_partial_message(where[1])
         try:
@@ -91,6 +115,9 @@ class QueueDiscord:
 
     async def match_changed(self, proposal: Proposal) -> None:
         """Post the ping of a new proposal (with mentions), then edit it as it is answered and ends."""
+        if ("match", proposal.id) in self._waiting:
+            return  # the waiting write shows this change
+        self._waiting.add(("match", proposal.id))
         lock = self._locks.setdefault(proposal.id, asyncio.Lock())
         async with lock:
             try:
@@ -101,9 +128,13 @@ class QueueDiscord:
 
     async def _write_match(self, proposal: Proposal) -> None:
         """`match_changed` under the proposal's lock."""
-        where = await self.queue.queue_channel(proposal.guild_id)
-        if where is None:
-            return
+        try:
+            where = await self.queue.queue_channel(proposal.guild_id)
+            if where is None:
+                return
+            await self._slot(where[0])
+        finally:
+            self._waiting.discard(("match", proposal.id))
         lang = await self.tables.public_language(proposal.guild_id)
         link = f"<#{proposal.channel_id}>" if proposal.channel_id else None
         payload = match_payload(proposal, lang, link)
@@ -133,6 +164,7 @@ class QueueDiscord:
         for message_id, channel_id, guild_id, final in pings:
             content = final if final is not None else t("match.dropped", await self.tables.public_language(guild_id))
             message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
+            await self._slot(channel_id)
             try:
                 await message.edit(content=content, view=None)
             except discord.HTTPException as exc:

@@ -4,17 +4,22 @@ bracket or the Swiss standings as text, the champion, and the thread a match is 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
 from bot.i18n import t, tn
 from bot.tables import TableService
 from bot.ui import limits
+from bot.ui.budget import WriteBudget
 from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
 from .board_picture import table_picture
 from .items import TournamentButton
+from .live_messages import LiveMessages, message_link
+from .message_repo import CompetitionMessageRepo
 from .referee import Place
 from .tournaments import Match, Tournament, TournamentService
 
@@ -36,6 +41,9 @@ def match_line(tour: Tournament, m: Match, lang: str) -> str:
         return t("league.fx_double_loss", lang, a=a, b=b)
     if m.status == "playing":
         return t("league.fx_playing", lang, a=a, b=b, table=m.table_id)
+    ready = [x for x, r in ((a, m.ready_a), (b, m.ready_b)) if r]
+    if ready:
+        return t("tournament.m_waiting", lang, a=a, b=b, wa=m.wins_a, wb=m.wins_b, ready=", ".join(ready))
     return t("tournament.m_pending", lang, a=a, b=b, wa=m.wins_a, wb=m.wins_b)
 
 
@@ -54,16 +62,60 @@ def board_text(service: TournamentService, tour: Tournament, lang: str) -> str:
     return "\n".join(lines)
 
 
-class TournamentDiscord:
-    """Implements `bot.competitions.tournaments.TournamentPresenter` with the bot token."""
+BRACKET = 0
+"""The key of the bracket (or Swiss standings) message among a tournament's kept-current messages."""
 
-    def __init__(self, client: discord.Client, tables: TableService, service: TournamentService) -> None:
+
+def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = None) -> Payload:
+    """Round ``rnd``'s message: its matches, a link to the bracket message (``bracket``), and while the
+    round is being played (the tournament running, ``rnd`` its current round, a match undecided) its
+    deadline and «Jugar». Its content (the mentions) is the caller's."""
+    matches = [m for m in tour.matches if m.round == rnd]
+    lines = [match_line(tour, m, lang) for m in matches]
+    live = tour.status == "running" and rnd == tour.current_round and any(not m.resolved for m in matches)
+    if live and tour.round_deadline is not None:
+        lines += ["", t("league.deadline", lang, when=when_text(tour.round_deadline),
+                        policy=t(f"league.policy.{tour.policy}", lang))]
+    if bracket is not None:
+        lines += ["", t("tournament.bracket_link", lang, link=bracket)]
+    embed = discord.Embed(title=t("tournament.round_title", lang, name=clean(tour.name), round=rnd,
+                                  rounds=tour.total_rounds),
+                          colour=COLOR, description=limits.clip("\n".join(lines), limits.EMBED_DESCRIPTION))
+    view = (make_view([TournamentButton(tour.id, "p", label=t("tournament.play", lang),
+                                        style=discord.ButtonStyle.success)]) if live else None)
+    return Payload(embed=embed, view=view)
+
+
+def _champion_head(service: TournamentService, tour: Tournament, lang: str) -> str:
+    champion = service.champion(tour) if tour.status == "finished" else None
+    return (t("tournament.champion", lang, champion=clean(tour.name_of(champion)), name=clean(tour.name))
+            if champion is not None else t("tournament.cancelled", lang, name=clean(tour.name)))
+
+
+def bracket_payload(service: TournamentService, tour: Tournament, lang: str) -> Payload:
+    """The tournament's one bracket (or Swiss standings) message, edited after each result; once the
+    tournament ended, with its champion (or its cancellation) on top."""
+    key = "tournament.standings_title" if tour.format == "swiss" else "tournament.bracket_title"
+    body = board_text(service, tour, lang)
+    if tour.status in ("finished", "cancelled"):
+        body = f"{_champion_head(service, tour, lang)}\n\n{body}"
+    return Payload(embed=discord.Embed(title=t(key, lang, name=clean(tour.name)), colour=COLOR,
+                                       description=limits.clip(body, limits.EMBED_DESCRIPTION)))
+
+
+class TournamentDiscord:
+    """Implements `bot.competitions.tournaments.TournamentPresenter` with the bot token. Its round messages
+    and its bracket message are kept current (`LiveMessages`: stored ids, coalesced edits in the write
+    budget)."""
+
+    def __init__(self, client: discord.Client, tables: TableService, service: TournamentService, *,
+                 budget: WriteBudget | None = None, sleep: Callable[[float], Awaitable[Any]] | None = None,
+                 delay: float = 0.0) -> None:
         self.client = client
         self.tables = tables
         self.service = service
-        self._rounds: dict[int, tuple[int, int, str | None]] = {}
-        """tournament id → (round, its message's id, its mentions) of the round message this process
-        posted, edited as the round's matches get results (kept in memory: after a restart only new ones)."""
+        self.live = LiveMessages(client, CompetitionMessageRepo(service.store.db), "tournament", budget=budget,
+                                 sleep=sleep, delay=delay)
 
     def _channel(self, tour: Tournament) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
@@ -72,6 +124,8 @@ class TournamentDiscord:
         kwargs = payload.send_kwargs()
         if pings:
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=True)
+        if self.live.budget is not None:
+            await self.live.budget.acquire(tour.channel_id)
         try:
             return (await self._channel(tour).send(**kwargs)).id
         except discord.HTTPException as exc:
@@ -103,64 +157,83 @@ class TournamentDiscord:
             tour.signup_message_id = await self._send(tour, payload)
             await self.service.save_signup_message(tour)
             return
+        if self.live.budget is not None:
+            await self.live.budget.acquire(tour.channel_id)
         try:
             await self._channel(tour).get_partial_message(tour.signup_message_id).edit(**payload.edit_kwargs())
         except discord.HTTPException as exc:
             log.info("tournament %d: sign-up not edited (%s %s)", tour.id, exc.status, exc.code)
 
-    def _round_payload(self, tour: Tournament, lang: str, mentions: str | None) -> Payload:
-        """The current round's message: its matches, the deadline (Swiss: the standings), «Jugar»."""
-        body = "\n".join([*(match_line(tour, m, lang) for m in tour.matches if m.round == tour.current_round), "",
-                          t("league.deadline", lang, when=when_text(tour.round_deadline or 0),
-                            policy=t(f"league.policy.{tour.policy}", lang))])
-        if tour.format == "swiss":
-            body += "\n\n" + board_text(self.service, tour, lang)
-        return Payload(content=mentions,
-                       embed=self._embed(tour, t("tournament.round_title", lang, name=clean(tour.name),
-                                                 round=tour.current_round, rounds=tour.total_rounds), body),
-                       view=make_view([TournamentButton(tour.id, "p", label=t("tournament.play", lang),
-                                                        style=discord.ButtonStyle.success)]))
+    def _renderer(self, tour: Tournament) -> Callable[[int], Awaitable[Payload | None]]:
+        async def render(key: int) -> Payload | None:
+            lang = await self.tables.public_language(tour.guild_id)
+            if key == BRACKET:
+                return bracket_payload(self.service, tour, lang)
+            shown = self.live.known(tour.id, BRACKET)
+            return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None)
+        return render
+
+    async def _ensure_bracket(self, tour: Tournament) -> bool:
+        """Post the bracket message (pinned when the bot may) unless the tournament has one; returns
+        whether it was posted now."""
+        async with self.live.lock(tour.id):
+            if BRACKET in await self.live.shown(tour.id):
+                return False
+            lang = await self.tables.public_language(tour.guild_id)
+
+            async def bracket() -> Payload:
+                return bracket_payload(self.service, tour, lang)
+            posted = await self.live.post(tour.id, tour.guild_id, tour.channel_id, BRACKET, bracket)
+        if posted is not None:
+            await self.live.pin(posted, tour.channel_id)
+        return True
 
     async def round_started(self, tour: Tournament) -> None:
-        """Post the round's matches with «Jugar», pinging its players."""
-        lang = await self.tables.public_language(tour.guild_id)
-        people = sorted({u for m in tour.matches if m.round == tour.current_round and not m.resolved
+        """Post the round's matches with «Jugar», pinging its players; before the first round, the
+        bracket message (pinned when the bot may). The bracket message shows the new round."""
+        render = self._renderer(tour)
+        if not await self._ensure_bracket(tour) and tour.format != "swiss":
+            self.live.touch(tour.id, (BRACKET,), render)
+        rnd = tour.current_round
+        people = sorted({u for m in tour.matches if m.round == rnd and not m.resolved
                          for u in (m.a_user, m.b_user) if u is not None})
         mentions = " ".join(f"<@{u}>" for u in people)[:1900] or None
-        message_id = await self._send(tour, self._round_payload(tour, lang, mentions), pings=True)
-        if message_id is not None:
-            self._rounds[tour.id] = (tour.current_round, message_id, mentions)
+
+        async def round_message() -> Payload:
+            payload = await render(rnd)
+            assert payload is not None
+            payload.content = mentions
+            return payload
+        await self.live.post(tour.id, tour.guild_id, tour.channel_id, rnd, round_message, pings=True)
 
     async def result(self, tour: Tournament, m: Match) -> None:
-        """Announce a match's (or a mesa's) result, and bring the round's message up to date when it is the
-        current round's and this process posted it."""
-        lang = await self.tables.public_language(tour.guild_id)
-        await self._send(tour, Payload(content=match_line(tour, m, lang)))
-        shown = self._rounds.get(tour.id)
-        if shown is None or shown[0] != m.round or tour.current_round != m.round:
-            return
-        payload = self._round_payload(tour, lang, shown[2])
-        try:
-            await self._channel(tour).get_partial_message(shown[1]).edit(**payload.edit_kwargs())
-        except discord.HTTPException as exc:
-            log.info("tournament %d: round message not edited (%s %s)", tour.id, exc.status, exc.code)
+        """A match's (or one of its mesas') result, however decided: its round's message and the bracket
+        message are edited, whichever round is current, and after a restart too. A tournament that has no
+        bracket message yet (its round began before they were kept) gets one."""
+        await self._ensure_bracket(tour)
+        self.live.touch(tour.id, (m.round, BRACKET), self._renderer(tour))
+
+    async def round_changed(self, tour: Tournament, rnd: int) -> None:
+        """A round's match changed without a result (a player pressed «Jugar», a table opened): its message
+        is edited."""
+        self.live.touch(tour.id, (rnd,), self._renderer(tour))
 
     async def reminder(self, tour: Tournament, matches: list[Match]) -> None:
         """A day before the deadline: ping the players of the unfinished matches."""
         lang = await self.tables.public_language(tour.guild_id)
         people = sorted({u for m in matches for u in (m.a_user, m.b_user) if u is not None})
-        text = t("league.reminder", lang, mentions=" ".join(f"<@{u}>" for u in people), round=tour.current_round,
+        text = t("tournament.reminder", lang, mentions=" ".join(f"<@{u}>" for u in people), round=tour.current_round,
                  when=when_text(tour.round_deadline or 0), name=clean(tour.name))
         await self._send(tour, Payload(content=text), pings=True)
 
     async def finished(self, tour: Tournament) -> None:
-        """The champion and the final bracket or standings."""
+        """The champion: the bracket message and the last round's message are edited (no deadline, no
+        «Jugar»), and the champion with the final bracket or standings is posted."""
+        self.live.touch(tour.id, (tour.current_round, BRACKET), self._renderer(tour))
         lang = await self.tables.public_language(tour.guild_id)
-        champion = self.service.champion(tour) if tour.status == "finished" else None
-        head = (t("tournament.champion", lang, champion=clean(tour.name_of(champion)), name=clean(tour.name))
-                if champion is not None else t("league.cancelled", lang, name=clean(tour.name)))
         title = t("league.final_title", lang, name=clean(tour.name))
-        embed = self._embed(tour, title, f"{head}\n\n{board_text(self.service, tour, lang)}")
+        embed = self._embed(tour, title, f"{_champion_head(self.service, tour, lang)}\n\n"
+                                         f"{board_text(self.service, tour, lang)}")
         files: list[tuple[str, bytes]] = []
         if tour.format == "swiss":
             rows = [[str(i), tour.name_of(r.player), f"{r.points:g}", f"{r.buchholz:g}"]
@@ -174,12 +247,12 @@ class TournamentDiscord:
         await self._send(tour, Payload(embed=embed, files=files))
 
     async def make_channel(self, tour: Tournament, m: Match) -> Place:
-        """A public thread of the tournament channel for the match's table."""
+        """A public thread of the tournament channel for the match's table («… · ronda N · a vs b»)."""
         channel = self.client.get_channel(tour.channel_id) or await self.client.fetch_channel(tour.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise discord.ClientException("the tournament channel is not a text channel")
         lang = await self.tables.public_language(tour.guild_id)
-        name = t("league.thread", lang, name=tour.name, round=m.round, a=tour.name_of(m.a_user),
+        name = t("tournament.thread", lang, name=tour.name, round=m.round, a=tour.name_of(m.a_user),
                  b=tour.name_of(m.b_user))[:100]
         thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                              auto_archive_duration=1440)

@@ -52,6 +52,10 @@ class TournamentPresenter(Protocol):
     async def result(self, tournament: Tournament, match: Match) -> None:
         """A match (or one of its mesas) got a result."""
 
+    async def round_changed(self, tournament: Tournament, rnd: int) -> None:
+        """Round ``rnd`` changed without a result (a player pressed «Jugar», a table opened): bring its
+        message up to date."""
+
     async def reminder(self, tournament: Tournament, matches: list[Match]) -> None:
         """A day before the deadline: ping the players of these unfinished matches."""
 
@@ -176,10 +180,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """Seed the players by rating and start round 1.
 
         Raises:
-            TournamentError: ``err.league_not_organizer``, ``err.tournament_closed``, ``err.league_few``.
+            TournamentError: ``err.tournament_not_organizer``, ``err.tournament_closed``, ``err.league_few``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             if t.status != "signup":
                 raise TournamentError("err.tournament_closed", tournament=t.id)
@@ -291,6 +295,7 @@ class TournamentService(ResultsFromElsewhere, Background):
                 m.ready_b = now
             if m.ready_a is None or m.ready_b is None:
                 await self._save_match(m)
+                self._tell("round_changed", t, m.round)  # everyone sees who is ready
                 return "waiting", m
             for person in (m.a_user, m.b_user):
                 seated = self.tables.table_of_user(person)  # type: ignore[arg-type]
@@ -310,6 +315,7 @@ class TournamentService(ResultsFromElsewhere, Background):
             self._watched.add(table.id)
             await self._save_match(m)
             await self.tables.join(table.id, user_id=b.user_id, name=b.name, locale=b.locale)
+            self._tell("round_changed", t, m.round)
             return "opened", m
 
     def _playing(self, table_id: int) -> tuple[Tournament, Match] | None:
@@ -415,10 +421,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """The organizer gives ``winner_user``'s match of this round to them.
 
         Raises:
-            TournamentError: ``err.league_not_organizer``, ``err.tournament_no_match``.
+            TournamentError: ``err.tournament_not_organizer``, ``err.tournament_no_match``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             m = next((m for m in t.matches if m.round == t.current_round and not m.resolved
                       and winner_user in (m.a_user, m.b_user)), None)
@@ -434,10 +440,10 @@ class TournamentService(ResultsFromElsewhere, Background):
         """Cancel (no champion).
 
         Raises:
-            TournamentError: ``err.league_not_organizer``.
+            TournamentError: ``err.tournament_not_organizer``.
         """
         if not (can_manage or t.organizer_id == user_id):
-            raise TournamentError("err.league_not_organizer")
+            raise TournamentError("err.tournament_not_organizer")
         async with self._lock:
             t.status, t.round_deadline = "cancelled", None
             await self._exec([("UPDATE tournaments SET status = 'cancelled', round_deadline = NULL WHERE id = ?",

@@ -18,6 +18,7 @@ from bot.competitions.tournaments import TournamentService
 from bot.i18n import t
 from bot.tables import TableService
 from bot.ui import limits
+from bot.ui.budget import WriteBudget
 from bot.ui.words import clean
 
 from .repo import Correction
@@ -140,26 +141,35 @@ def tournament_player_text(tour: Tournament, user_id: int, name: str, lang: str)
 class OrganizerDiscord:
     """Implements `bot.organizer.corrections.CorrectionPresenter` with the bot token."""
 
-    def __init__(self, client: discord.Client, tables: TableService) -> None:
+    def __init__(self, client: discord.Client, tables: TableService, *, budget: WriteBudget | None = None) -> None:
         self.client = client
         self.tables = tables
+        self.budget = budget
+        """The channels' write budget (`bot.ui.budget`), shared with the competitions' messages."""
+
+    async def _post(self, guild_id: int, channel_id: int, text: str) -> None:
+        """Post ``text`` in a competition's channel within its write budget, pinging no one.
+
+        Raises:
+            discord.HTTPException: Discord refused it.
+        """
+        if self.budget is not None:
+            await self.budget.acquire(channel_id)
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
 
     async def league_corrected(self, league: League, fixture: Fixture, correction: Correction) -> None:
         """Post the correction, with its reason, in the league's channel (pinging no one)."""
         lang = await self.tables.public_language(league.guild_id)
-        channel = self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
         try:
-            await channel.send(correction_text(league, fixture, correction, lang),
-                               allowed_mentions=discord.AllowedMentions.none())
+            await self._post(league.guild_id, league.channel_id, correction_text(league, fixture, correction, lang))
         except discord.HTTPException as exc:
             log.warning("league %d: correction not announced (%s %s)", league.id, exc.status, exc.code)
 
     async def tournament_corrected(self, tour: Tournament, match: Match, correction: Correction) -> None:
         """Post the correction, with its reason, in the tournament's channel (pinging no one)."""
         lang = await self.tables.public_language(tour.guild_id)
-        channel = self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
         try:
-            await channel.send(tournament_correction_text(tour, match, correction, lang),
-                               allowed_mentions=discord.AllowedMentions.none())
+            await self._post(tour.guild_id, tour.channel_id, tournament_correction_text(tour, match, correction, lang))
         except discord.HTTPException as exc:
             log.warning("tournament %d: correction not announced (%s %s)", tour.id, exc.status, exc.code)

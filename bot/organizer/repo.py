@@ -1,4 +1,4 @@
-"""SQL of the results an organizer entered or corrected by hand (migration 0018), over the store's database
+"""SQL of the results an organizer entered or corrected by hand (migration 0019), over the store's database
 (SQLite or PostgreSQL). A correction is stored in the same transaction as the fixture it changes."""
 
 from __future__ import annotations

@@ -71,6 +71,7 @@ SCHEMA: dict[str, str] = {
     "tournament_matches": "tournament_id",
     "competition_settings": "guild_id",
     "house_settings": "guild_id",
+    "competition_messages": "guild_id",
     "guild_departures": "guild_id",
     "result_corrections": "guild_id",
 }
@@ -85,7 +86,8 @@ PRUNE_ORDER: tuple[str, ...] = (
     "league_byes", "league_fixtures", "league_sides", "leagues",
     "tournament_matches", "tournament_players", "tournaments",
     "queue_entries", "queue_channels", "queue_pings", "competition_settings", "house_settings", "guild_settings",
-    "rematch_checks", "table_messages", "plays", "mesas", "tables", "guild_departures", "result_corrections",
+    "competition_messages", "rematch_checks", "table_messages", "plays", "mesas", "tables", "guild_departures",
+    "result_corrections",
 )
 """The order `PrivacyRepo.prune_guild` deletes in: children before their parents."""
 
@@ -114,10 +116,21 @@ def _own_seats(seats: list[Any], user_id: int) -> list[dict[str, Any]]:
     return [{"seat": i, **s} for i, s in enumerate(seats) if isinstance(s, dict) and s.get("user_id") == user_id]
 
 
-def _anonymize_seat(seat: Any, user_id: int, anon: int) -> Any:
+def _anonymize_seat(seat: Any, user_id: int, anon: int, names: frozenset[str] = frozenset()) -> Any:
+    """A seat's JSON with ``user_id`` replaced by ``anon`` and their name by `ANONYMOUS_NAME`; a computer
+    player that took their seat (``stands_for``, one of their ``names``) stands for the anonymous player."""
     if isinstance(seat, dict) and seat.get("user_id") == user_id:
         return {**seat, "user_id": anon, "name": ANONYMOUS_NAME, "locale": "es"}
+    if isinstance(seat, dict) and seat.get("stands_for") in names:
+        return {**seat, "stands_for": ANONYMOUS_NAME}
     return seat
+
+
+def _names_in(seats: list[Any], history: Any, user_id: int) -> frozenset[str]:
+    """Every name ``user_id`` had at a table: their seats' and their seat history's."""
+    held = [h.get("held_by") for h in history if isinstance(h, dict)] if isinstance(history, list) else []
+    return frozenset(s["name"] for s in [*seats, *held]
+                     if isinstance(s, dict) and s.get("user_id") == user_id and s.get("name"))
 
 
 @dataclass
@@ -344,7 +357,14 @@ class PrivacyRepo:
         done: dict[str, int] = {}
         async with db.transaction():
             done["ratings"] = await db.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
+            places = await db.fetch("SELECT season_id, mode, rank FROM season_standings WHERE user_id = ?", user_id)
             done["season_standings"] = await db.execute("DELETE FROM season_standings WHERE user_id = ?", user_id)
+            for place in places:  # the others below move up one: a closed season's list has no gap
+                below = await db.fetch("SELECT rank FROM season_standings WHERE season_id = ? AND mode = ?"
+                                       " AND rank > ? ORDER BY rank", place["season_id"], place["mode"], place["rank"])
+                for row in below:  # one at a time, upwards: (season, mode, rank) is the key
+                    await db.execute("UPDATE season_standings SET rank = ? WHERE season_id = ? AND mode = ?"
+                                     " AND rank = ?", row["rank"] - 1, place["season_id"], place["mode"], row["rank"])
             done["chica_players"] = await db.execute(
                 "UPDATE chica_players SET user_id = ? WHERE user_id = ?", anon, user_id)
             done["queue_entries"] = await db.execute("DELETE FROM queue_entries WHERE user_id = ?", user_id)
@@ -386,12 +406,17 @@ class PrivacyRepo:
             meta = json.loads(row["meta"]) or {}
             if not (row["host_id"] == user_id or _holds(seats, user_id) or _holds(meta, user_id)):
                 continue
-            seats = [_anonymize_seat(s, user_id, anon) for s in seats]
             history = meta.get("seat_history")
+            names = _names_in(seats, history, user_id)
+            seats = [_anonymize_seat(s, user_id, anon, names) for s in seats]
             if isinstance(history, list):
                 meta["seat_history"] = [
-                    {**h, "held_by": _anonymize_seat(h.get("held_by"), user_id, anon)} if isinstance(h, dict) else h
+                    {**h, "held_by": _anonymize_seat(h.get("held_by"), user_id, anon, names)}
+                    if isinstance(h, dict) else h
                     for h in history]
+            channel = meta.get("channel_name")
+            if row["host_id"] == user_id and isinstance(channel, str) and any(n in channel for n in names):
+                del meta["channel_name"]  # a table's thread is named for its host (`bot.ui.places.thread_name`)
             host = anon if row["host_id"] == user_id else row["host_id"]
             await self.db.execute("UPDATE tables SET host_id = ?, seats = ?, meta = ?, version = version + 1"
                                   " WHERE id = ?", host, json.dumps(seats), json.dumps(meta), row["id"])

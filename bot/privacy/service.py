@@ -73,9 +73,14 @@ class PrivacyService:
         store: the open store.
         clock: the bot's clock (`bot.tables.timers.Clock`; UTC seconds and its sleep).
         prune_days: days after the bot left a server before its data is deleted (``PRUNE_DAYS_AFTER_LEAVE``).
+        forget_tables: called with a user id after their data was deleted, to drop from memory the ended
+            tables that still name them (`bot.tables.TableService.forget_ended_with`): the next read of
+            those tables is the anonymized row.
     """
 
-    def __init__(self, store: Store, clock: Clock, *, prune_days: int = 30) -> None:
+    def __init__(self, store: Store, clock: Clock, *, prune_days: int = 30,
+                 forget_tables: Callable[[int], Awaitable[object]] | None = None) -> None:
+        self.forget_tables = forget_tables
         self.repo = PrivacyRepo(store.db)
         self.db = store.db
         self.clock = clock
@@ -122,6 +127,8 @@ class PrivacyService:
             if blocked.rematch_checks:
                 raise RematchError()
             done = await self.repo.delete_user(user_id, anonymous_id())
+        if self.forget_tables is not None:
+            await self.forget_tables(user_id)
         log.info("a member's data was deleted on request: %d rows changed", sum(done.values()))
         return done
 

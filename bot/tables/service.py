@@ -315,6 +315,16 @@ class TableService:
                 table = self._adopt(table)  # two clicks that both read it: one copy
         return table
 
+    async def forget_ended_with(self, user_id: int) -> int:
+        """Drop from memory the ended tables where ``user_id`` sat or hosted (their data was just deleted
+        and the stored rows anonymized: the next read is the stored row). Returns how many were dropped."""
+        ended = [table.id for table in list(self.tables.values()) if not table.is_open and (
+            table.host_id == user_id or any(s is not None and s.user_id == user_id for s in table.seats)
+            or any(spell.held_by.user_id == user_id for spell in table.seat_history))]
+        for table_id in ended:
+            await self.registry.forget(table_id)
+        return len(ended)
+
     def table_in_channel(self, channel_id: int) -> Table | None:
         """The open table of a channel, or None."""
         return self.registry.in_channel(channel_id)

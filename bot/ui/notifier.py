@@ -23,6 +23,7 @@ When Discord says a table's place is gone (the written rule):
   message and the hand records wait, and are written when a try succeeds, tried again every
   `PERMISSION_RETRY` seconds (table events meanwhile are coalesced, not tried: every refusal counts
   against Discord's invalid-request limit).
+- 50083 (the table's thread closed and locked by a moderator): as a missing permission, until it reopens.
 - Any other refused write is logged in one line (status and code, no traceback) and the table plays on.
 """
 
@@ -61,6 +62,7 @@ log = logging.getLogger(__name__)
 
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+ARCHIVED_THREAD = 50083
 PERMISSION_RETRY = 30.0
 """Seconds between two tries of a table's channel writes while Discord refuses them for a missing
 permission."""
@@ -69,7 +71,11 @@ __all__ = ["DiscordNotifier", "open_dm"]
 
 
 def lacks_permission(exc: discord.HTTPException) -> bool:
-    """Whether Discord refused a write because the bot lacks a permission there (403, 50013 or 50001)."""
+    """Whether Discord refused a write because the bot may not write there for now: a permission taken
+    away (403, 50013 or 50001), or the table's thread closed and locked by a moderator (400, 50083: only
+    someone with Manage Threads can reopen it). Either way the writes wait and are tried again."""
+    if exc.code == ARCHIVED_THREAD:
+        return True
     return exc.status == 403 and exc.code in (MISSING_PERMISSIONS, MISSING_ACCESS)
 
 

@@ -287,12 +287,14 @@ async def test_an_organizer_role_runs_leagues_without_manage_server(world):
     assert closed.response.content == tn("ok.league_drawn", 1, "en", league=1, rounds=1)
 
 
-async def test_the_round_message_carries_the_standings_as_a_picture_and_as_text(world):
+async def test_the_standings_message_carries_the_standings_as_a_picture_and_as_text(world):
     await create_league(world, rules="rapido")
     for member in (world.ana, world.beto, world.caro):
         await member.slash(world.channel, "cuarenta league signup")
     await world.eva.slash(world.channel, "cuarenta league close")
-    message = latest_with(world, "c4:g:1:p")
+    round_message = latest_with(world, "c4:g:1:p")
+    message = next(m for m in world.channel.history() if m.embeds and m.embeds[0].image.url)
+    assert f"/{message.id}" in round_message.embeds[0].description, "the round message links the standings"
     embed = message.embeds[0]
     assert embed.image.url and embed.image.url.endswith("tabla.png")
     assert [a.filename for a in message.attachments] == ["tabla.png"]
@@ -300,9 +302,9 @@ async def test_the_round_message_carries_the_standings_as_a_picture_and_as_text(
 
 
 async def test_the_old_buttons_and_commands_of_an_ended_league_say_it_ended(world):
-    """A league's sign-up and «Jugar» buttons stay on their messages after it ends. A click on them, or a
-    command that names the league, says that league #N is over (or was cancelled), not that there is no
-    league #N on the server (QA pass 4)."""
+    """A league's sign-up button stays on its message after it ends (its «Jugar» goes: the round message
+    is edited). A click on it, or a command that names the league, says that league #N is over (or was
+    cancelled), not that there is no league #N on the server (QA pass 4)."""
     await create_league(world, rules="rapido", days=1, policy="double_loss")
     signup = latest_with(world, "c4:g:1:j")
     for member in (world.ana, world.beto):
@@ -313,7 +315,7 @@ async def test_the_old_buttons_and_commands_of_an_ended_league_say_it_ended(worl
     assert world.bot.leagues.leagues.get(1) is None, "nobody played the only fixture: the league finished"
 
     over = t("err.league_over", "en", league=1, name="Liga de Quito")
-    assert (await world.ana.click(play_button, custom_id="c4:g:1:p")).response.content == over
+    assert "c4:g:1:p" not in custom_ids(next(m for m in world.channel.history() if m.id == play_button.id))
     named = await world.ana.slash(world.channel, "cuarenta league play", league=1)
     assert named.ephemeral and named.response.content == over
 
@@ -328,9 +330,10 @@ async def test_the_old_buttons_and_commands_of_an_ended_league_say_it_ended(worl
 
 
 async def test_the_round_message_shows_each_result_as_it_comes(world):
-    """The round message lists the round's fixtures and the standings. It used to be posted once and never
-    edited, so after a result it still showed the fixture as pending and everyone on 0 points, above the
-    result's own message (visual review). It is now edited with each result of its round."""
+    """The round message lists the round's fixtures, the standings message the standings. The round
+    message used to be posted once and never edited, so after a result it still showed the fixture as
+    pending and everyone on 0 points, above the result's own message (visual review). Both are now edited
+    with each result of the round."""
     from bot.competitions.league_present import fixture_line
 
     await create_league(world, rules="rapido", days=7)
@@ -348,7 +351,8 @@ async def test_the_round_message_shows_each_result_as_it_comes(world):
     now = next(m for m in world.channel.history() if m.id == round_message.id)
     shown = now.embeds[0].description
     assert fixture.status == "walkover" and fixture_line(league, fixture, "es") in shown, shown
-    ana_row = next(line for line in shown.splitlines() if "ana" in line and "pts" in line)
+    table = next(m for m in world.channel.history() if m.embeds and m.embeds[0].image.url).embeds[0].description
+    ana_row = next(line for line in table.splitlines() if "ana" in line and "pts" in line)
     assert "2 pts" in ana_row, ana_row
     assert now.content == mentions, "the mentions stay (an edit pings nobody)"
     assert "c4:g:1:p" in custom_ids(now), "«Jugar» stays for the round's other fixture"

@@ -162,7 +162,10 @@ async def test_deleting_removes_ratings_and_names_anonymizes_seats_and_leaves_th
     await service.delete(ANA)
     text = await dump(store.db)
     assert str(ANA) not in text and "Ana " not in text, "no row names ana, or her names"
-    assert await PrivacyRepo(store.db).rows(BETO) == beto_before, "beto's rows are untouched"
+    beto_after = await PrivacyRepo(store.db).rows(BETO)
+    moved = [{**r, "rank": r["rank"] + 1} for r in beto_after.pop("season_standings")]
+    assert moved == beto_before.pop("season_standings"), "beto moved up one place where ana was above him"
+    assert beto_after == beto_before, "beto's other rows are untouched"
     assert await store.db.fetchval("SELECT COUNT(*) FROM ratings") == 2, "only beto's ratings remain"
     mesas = [json.loads(r[0]) for r in await store.db.fetch("SELECT seats FROM mesas ORDER BY table_id")]
     anon = mesas[0][0]

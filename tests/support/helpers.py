@@ -14,7 +14,7 @@ from bot.engine import DECK, Card, Game, Play, Rules
 from bot.tables import FINISHED, Seat, Table, choose_play
 from bot.tables.choices import outcome
 
-REAL_PROCESS_SETTLE = 60.0
+REAL_PROCESS_SETTLE = 120.0
 """SimCord's settle timeout (real seconds) for tests whose bot waits on real worker processes (pictures,
 computer moves): a worker started on a loaded machine can take more than SimCord's default 5 s to answer,
 and that wait is real, not virtual. Set ``world.env.settle_timeout`` to it in such a test."""
