@@ -76,6 +76,12 @@ async def test_the_organizer_enters_then_corrects_a_result_and_the_standings_and
     assert len(announced) == 2 and "Jugaron en persona" in announced[0] and "Se equivocaron de marcador" in announced[1]
     assert "Liga de Quito" in announced[1]
 
+    await world.env.advance_time(30)  # the competition messages' coalesced edits
+    from bot.competitions.league_present import fixture_line
+
+    title = t("league.round_title", "es", name="Liga de Quito", round=1, rounds=3)
+    [round1] = [m for m in world.channel.history() if m.embeds and m.embeds[0].title == title]
+    assert fixture_line(league, fixture, "es") in round1.embeds[0].description, "round 1's message shows the correction"
     stored = await world.bot.leagues.repo.leagues_of(world.guild.id)
     again = next(f for f in stored[0].fixtures if f.id == fixture.id)
     assert (again.status, again.winner) == ("walkover", b.side_no), "the correction is stored"
