@@ -315,9 +315,6 @@ async def test_the_table_command_in_the_parent_does_not_repost_the_thread_table_
     assert world.env.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="400 50083 is now taken as a missing permission (tried again every 30 s, "
-                   "the host told), but in a thread the retry leaves work SimCord cannot settle, with 403 50013 "
-                   "too: not yet found whether the bot or the harness holds it")
 async def test_a_thread_closed_and_locked_mid_hand_gets_its_record_once_it_is_reopened(world):
     """A moderator closes and locks the table's thread mid-hand (Discord answers every write there with
     400 50083, «Thread is archived»), the hand ends meanwhile, then the thread is reopened: the hand's
