@@ -1,6 +1,7 @@
 """``/cuarenta league create | signup | close | play | view | extend | walkover | remove | cancel`` and the
 league buttons. Thin: read the interaction, call the league service, answer ephemerally in the
-user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do)."""
+user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do); `cogs.organizer`
+adds ``result`` and ``export`` to it. ``view`` also shows the archive of ended leagues and a player's results."""
 
 from __future__ import annotations
 

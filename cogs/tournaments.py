@@ -1,6 +1,7 @@
 """``/cuarenta tournament create | signup | close | play | view | walkover | cancel`` and the tournament
 buttons. Thin: read the interaction, call the tournament service, answer ephemerally. The
-``tournament`` group joins ``/cuarenta``."""
+``tournament`` group joins ``/cuarenta``; `cogs.organizer` adds ``result`` and ``export`` to it. ``view`` also
+shows the archive of ended tournaments and a player's matches."""
 
 from __future__ import annotations
 
