@@ -15,8 +15,9 @@ from bot.competitions.items import LEAGUE_ITEMS
 from bot.competitions.league_present import fixture_line, standings_text
 from bot.competitions.league_repo import League, LeagueError
 from bot.competitions.leagues import LeagueService
-from bot.i18n import t, tn
+from bot.i18n import lang_of, t, tn
 from bot.organizer.present import archive_text, finished_list_text, player_results_text
+from bot.organizer.service import archive_choices
 from bot.tables import ForeignObjectError, TableError
 from bot.tables.errors import BadOptionError
 from bot.ui import answer, limits
@@ -229,6 +230,13 @@ class LeaguesCog(GroupedCog):
             await answer.reply(interaction, "\n".join(lines))
 
         await self._guard(interaction, run)
+
+    @view.autocomplete("league")
+    async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's open leagues and its last ended ones (the archive), in the user's language."""
+        found = await archive_choices(self.bot.organizer, "league", interaction.guild_id or 0, typed,
+                                      lang_of(interaction.locale))
+        return [app_commands.Choice(name=label, value=number) for number, label in found]
 
     async def _viewed(self, interaction: discord.Interaction, league_id: int | None) -> League | None:
         """The league ``/cuarenta league view`` shows: the one named (open, or ended: from the archive),

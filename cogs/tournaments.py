@@ -15,8 +15,9 @@ from bot.competitions.items import TOURNAMENT_ITEMS
 from bot.competitions.tournament_model import TournamentError
 from bot.competitions.tournament_present import board_text, match_line
 from bot.competitions.tournaments import Tournament, TournamentService
-from bot.i18n import t, tn
+from bot.i18n import lang_of, t, tn
 from bot.organizer.present import finished_tournaments_text, tournament_archive_text, tournament_player_text
+from bot.organizer.service import archive_choices
 from bot.tables import ForeignObjectError, TableError
 from bot.ui import answer, limits
 from bot.ui.actions import Actions
@@ -201,6 +202,13 @@ class TournamentsCog(GroupedCog):
             await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body)
 
         await self._guard(interaction, run)
+
+    @view.autocomplete("tournament")
+    async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's open tournaments and its last ended ones (the archive), in the user's language."""
+        found = await archive_choices(self.bot.organizer, "tournament", interaction.guild_id or 0, typed,
+                                      lang_of(interaction.locale))
+        return [app_commands.Choice(name=label, value=number) for number, label in found]
 
     async def _viewed(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament | None:
         """The tournament ``/cuarenta tournament view`` shows: the one named (open, or ended: from the

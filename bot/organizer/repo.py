@@ -104,3 +104,18 @@ def _int(value: object) -> int | None:
 
 def _float(value: object) -> float | None:
     return float(value) if value is not None else None  # type: ignore[arg-type]  # a database real
+
+
+async def ended_names(db: Database, table: str, guild_id: int, limit: int) -> list[tuple[int, str, str]]:
+    """``(id, name, status)`` of a server's last ``limit`` ended (finished or cancelled) leagues or
+    tournaments (``table``: ``leagues`` or ``tournaments``), newest first: the archive's choices, read
+    without loading them whole.
+
+    Raises:
+        ValueError: another ``table``.
+    """
+    if table not in ("leagues", "tournaments"):
+        raise ValueError(table)
+    async with rows_of(db, f"SELECT id, name, status FROM {table} WHERE guild_id = ?"
+                          " AND status IN ('finished', 'cancelled') ORDER BY id DESC LIMIT ?", (guild_id, limit)) as cursor:
+        return [(int(r[0]), str(r[1]), str(r[2])) for r in await cursor.fetchall()]

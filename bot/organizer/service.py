@@ -8,15 +8,18 @@ from bot.competitions.league_repo import League
 from bot.competitions.leagues import LeagueService
 from bot.competitions.tournament_model import Tournament
 from bot.competitions.tournaments import TournamentService
+from bot.i18n import t
 from bot.ratings import Ratings
 from bot.ratings.model import BoardRow
 from bot.store import Store
 
 from .corrections import CorrectionPresenter, LeagueCorrections, TournamentCorrections
-from .repo import Correction, CorrectionRepo
+from .repo import Correction, CorrectionRepo, ended_names
 
 ENDED = ("finished", "cancelled")
 """The statuses of a league or tournament in the archive."""
+ARCHIVE_CHOICES = 10
+"""How many ended leagues (or tournaments) an option offers to choose from."""
 EXPORT_PAGES = 200
 """The most leaderboard pages an export reads (`bot.ratings` pages of 10: 2,000 players)."""
 
@@ -68,6 +71,24 @@ class OrganizerService:
         if live is not None:
             return live if live.guild_id == guild_id else None
         return next((t for t in await self.ended_tournaments(guild_id) if t.id == tournament_id), None)
+
+
+async def archive_choices(service: OrganizerService, kind: str, guild_id: int, typed: str,
+                          lang: str) -> list[tuple[int, str]]:
+    """The choices of a ``league`` or ``tournament`` option that may name an ended one: the server's open
+    ones, then its last `ARCHIVE_CHOICES` ended ones (marked finished or cancelled), as ``(id, label)``,
+    those whose number or name contains ``typed`` (any case), at most 25 (Discord's limit)."""
+    if kind == "league":
+        open_ = [(lg.id, lg.name) for lg in service.leagues.leagues.values() if lg.guild_id == guild_id]
+    else:
+        open_ = [(x.id, x.name) for x in service.tournaments.tournaments.values() if x.guild_id == guild_id]
+    table = "leagues" if kind == "league" else "tournaments"
+    ended = await ended_names(service.repo.store.db, table, guild_id, ARCHIVE_CHOICES)
+    labels = [(i, f"#{i} {name}") for i, name in sorted(open_, reverse=True)]
+    key = "organizer.choice_" if kind == "league" else "organizer.t_choice_"
+    labels += [(i, t(key + status, lang, number=i, name=name)) for i, name, status in ended]
+    needle = typed.strip().lower()
+    return [(i, label[:100]) for i, label in labels if needle in label.lower()][:25]
 
 
 async def leaderboard_rows(ratings: Ratings, guild_id: int, mode: str) -> list[BoardRow]:

@@ -158,10 +158,20 @@ async def test_view_shows_the_archive_of_a_finished_league_with_its_champion_and
     late = await world.eva.slash(world.channel, "cuarenta league result", round=1, player=world.ana,
                                  outcome="loss", reason="Tarde", league=1)
     assert late.response.content == t("err.league_over", "en", league=1, name="Liga Corta"), "read-only"
+    second = await world.eva.slash(world.channel, "cuarenta league create", name="Liga Abierta")
+    assert "league #2" in second.response.content
+    offered = await world.caro.autocomplete(world.channel, "cuarenta league view", "league", "")
+    assert [(c["name"], c["value"]) for c in offered] == [("#2 Liga Abierta", 2), ("#1 Liga Corta · finished", 1)], \
+        "the open league, then the archive"
+    typed = await world.caro.autocomplete(world.channel, "cuarenta league view", "league", "corta")
+    assert [c["value"] for c in typed] == [1]
+    chosen = await world.caro.slash(world.channel, "cuarenta league view", league=1)
+    assert t("league.champion", "en", name="Liga Corta", champion="ana") in chosen.response.content
     guild2 = world.env.create_guild("Cuenca Club")
     channel2 = guild2.create_text_channel("liga")
     fer = guild2.add_member(world.env.create_user("fer"))
     await world.bot.tree.sync()
+    assert await fer.autocomplete(channel2, "cuarenta league view", "league", "") == [], "never another server's"
     other = await fer.slash(channel2, "cuarenta league view", league=1)
     assert other.response.content == t("err.league_unknown", "en", league=1), "the archive never crosses servers"
     assert world.env.errors == []
@@ -309,6 +319,8 @@ async def test_tournament_results_by_hand_a_refused_correction_the_archive_and_t
     archive = await world.caro.slash(world.channel, "cuarenta tournament view")
     assert t("tournament.champion", "en", champion=champion, name="Copa Quito") in archive.response.content
     assert "Finished tournaments: #1 Copa Quito" in archive.response.content
+    offered = await world.caro.autocomplete(world.channel, "cuarenta tournament view", "tournament", "")
+    assert [(c["name"], c["value"]) for c in offered] == [("#1 Copa Quito · finished", 1)]
     mine = await world.caro.slash(world.channel, "cuarenta tournament view", tournament=1,
                                   player=members[first.b_user])
     lines = mine.response.content.split("\n")
