@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.i18n.translator import CatalogTranslator
 from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
 from bot.ops.pulse import PULSE_EVERY
+from bot.organizer import OrganizerDiscord, OrganizerService
 from bot.privacy import PrivacyService
 from bot.store import Store
 from bot.store.messages import TableMessages
@@ -46,7 +47,7 @@ from bot.ui.router import ComponentRouter
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.leaderboard", "cogs.competitions",
-                                  "cogs.leagues", "cogs.tournaments", "cogs.learn",
+                                  "cogs.leagues", "cogs.tournaments", "cogs.organizer", "cogs.learn",
                                   "cogs.replays", "cogs.house", "cogs.privacy")  # tables first: it owns /cuarenta
 
 PERMISSIONS = permissions.INVITE
@@ -118,6 +119,7 @@ class CuarentaBot(commands.AutoShardedBot):
     queue_presenter: QueueDiscord
     leagues: LeagueService
     league_presenter: LeagueDiscord
+    organizer: OrganizerService
     tournaments: TournamentService
     tournament_presenter: TournamentDiscord
     competition_settings: CompetitionSettings
@@ -243,6 +245,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tournament_presenter = TournamentDiscord(self, self.tables, self.tournaments, budget=budget,
                                                       sleep=self._sleep, delay=self._edit_interval)
         self.tournaments.presenter = self.tournament_presenter
+        self.organizer = OrganizerService(self.store, self.leagues, self.tournaments,
+                                          OrganizerDiscord(self, self.tables, budget=budget))
         self.competition_settings = CompetitionSettings(self.store)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
                                       forget_tables=self.tables.forget_ended_with)
@@ -327,6 +331,7 @@ class CuarentaBot(commands.AutoShardedBot):
         if self._store_open:
             await self.queue.close()
             await self.leagues.close()
+            await self.organizer.close()
             await self.tournaments.close()
             await self.league_presenter.live.close()
             await self.tournament_presenter.live.close()

@@ -1,6 +1,7 @@
 """``/cuarenta league create | signup | close | play | view | extend | walkover | remove | cancel`` and the
 league buttons. Thin: read the interaction, call the league service, answer ephemerally in the
-user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do)."""
+user's language. The ``league`` group joins ``/cuarenta`` (as the leaderboard's commands do); `cogs.organizer`
+adds ``result`` and ``export`` to it. ``view`` also shows the archive of ended leagues and a player's results."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from discord import app_commands
 
 from bot.competitions.items import LEAGUE_ITEMS
 from bot.competitions.league_present import fixture_line, standings_text
-from bot.competitions.league_repo import League
+from bot.competitions.league_repo import League, LeagueError
 from bot.competitions.leagues import LeagueService
-from bot.i18n import t, tn
+from bot.i18n import lang_of, t, tn
+from bot.organizer.present import archive_text, finished_list_text, player_results_text
+from bot.organizer.service import archive_choices
 from bot.tables import ForeignObjectError, TableError
 from bot.tables.errors import BadOptionError
-from bot.ui import answer
+from bot.ui import answer, limits
 from bot.ui.actions import Actions
 from bot.ui.render import when_text
 from cogs.common import (
@@ -186,13 +189,33 @@ class LeaguesCog(GroupedCog):
 
     @league.command(name=command_text("view", "cmd.league_view.name"),
                     description=command_text("A league's standings, its round and your next fixture", "cmd.league_view.desc"))
-    @app_commands.rename(league=LEAGUE_OPTION)
-    @app_commands.describe(league=LEAGUE_DESC)
-    async def view(self, interaction: discord.Interaction, league: int | None = None) -> None:
-        """The standings, the current round and the caller's next fixture."""
+    @app_commands.rename(league=LEAGUE_OPTION, player=command_text("player", "opt.member.name"))
+    @app_commands.describe(league=LEAGUE_DESC,
+                           player=command_text("This player's fixtures and results", "opt.view_player.desc"))
+    async def view(self, interaction: discord.Interaction, league: int | None = None,
+                   player: discord.User | None = None) -> None:
+        """The standings, the current round and the caller's next fixture; a finished league's archive
+        (`bot.organizer.present.archive_text`); with ``player``, that player's fixtures and results."""
 
         async def run(lang: str) -> None:
-            found = self._pick(interaction, league)
+            found = await self._viewed(interaction, league)
+            if found is None:  # no open league: the archive of the latest finished one, and the others
+                ended = await self.bot.organizer.ended_leagues(interaction.guild_id or 0)
+                if not ended:
+                    raise LeagueError("err.league_none")
+                found = ended[0]
+                if player is None:
+                    text = archive_text(self.leagues, found, await self.bot.organizer.history(found.id), lang)
+                    await answer.reply(interaction, limits.clip(f"{text}\n\n{finished_list_text(ended, lang)}", limits.CONTENT))
+                    return
+            if player is not None:
+                await answer.reply(interaction, player_results_text(self.leagues, found, player.id,
+                                                                    player.display_name, lang))
+                return
+            if found.status in ("finished", "cancelled"):
+                text = archive_text(self.leagues, found, await self.bot.organizer.history(found.id), lang)
+                await answer.reply(interaction, text)
+                return
             lines = [t("league.title", lang, league=found.id, name=found.name)]
             if found.status == "signup":
                 signed = sum(1 for s in found.sides if s.accepted)
@@ -207,6 +230,28 @@ class LeaguesCog(GroupedCog):
             await answer.reply(interaction, "\n".join(lines))
 
         await self._guard(interaction, run)
+
+    @view.autocomplete("league")
+    async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's open leagues and its last ended ones (the archive), in the user's language."""
+        found = await archive_choices(self.bot.organizer, "league", interaction.guild_id or 0, typed,
+                                      lang_of(interaction.locale))
+        return [app_commands.Choice(name=label, value=number) for number, label in found]
+
+    async def _viewed(self, interaction: discord.Interaction, league_id: int | None) -> League | None:
+        """The league ``/cuarenta league view`` shows: the one named (open, or ended: from the archive),
+        else the one `LeagueService.pick` finds; None when the server has no open league."""
+        if league_id is not None and league_id not in self.leagues.leagues:
+            found = await self.bot.organizer.league(interaction.guild_id or 0, league_id)
+            if found is None:
+                raise LeagueError("err.league_unknown", league=league_id)
+            return found
+        try:
+            return self._pick(interaction, league_id)
+        except LeagueError as error:
+            if error.key == "err.league_none":
+                return None
+            raise
 
     @league.command(name=command_text("extend", "cmd.league_extend.name"),
                     description=command_text("Move this round's deadline later (organizer)", "cmd.league_extend.desc"))

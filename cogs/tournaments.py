@@ -1,6 +1,7 @@
 """``/cuarenta tournament create | signup | close | play | view | walkover | cancel`` and the tournament
 buttons. Thin: read the interaction, call the tournament service, answer ephemerally. The
-``tournament`` group joins ``/cuarenta``."""
+``tournament`` group joins ``/cuarenta``; `cogs.organizer` adds ``result`` and ``export`` to it. ``view`` also
+shows the archive of ended tournaments and a player's matches."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ import discord
 from discord import app_commands
 
 from bot.competitions.items import TOURNAMENT_ITEMS
+from bot.competitions.tournament_model import TournamentError
 from bot.competitions.tournament_present import board_text, match_line
 from bot.competitions.tournaments import Tournament, TournamentService
-from bot.i18n import t, tn
+from bot.i18n import lang_of, t, tn
+from bot.organizer.present import finished_tournaments_text, tournament_archive_text, tournament_player_text
+from bot.organizer.service import archive_choices
 from bot.tables import ForeignObjectError, TableError
-from bot.ui import answer
+from bot.ui import answer, limits
 from bot.ui.actions import Actions
 from cogs.common import (
     POLICY_CHOICES,
@@ -164,18 +168,62 @@ class TournamentsCog(GroupedCog):
 
     @tournament.command(name=command_text("view", "cmd.tournament_view.name"),
                         description=command_text("A tournament's bracket or standings", "cmd.tournament_view.desc"))
-    @app_commands.rename(tournament=T_OPTION)
-    @app_commands.describe(tournament=T_DESC)
-    async def view(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
-        """The bracket or the Swiss standings."""
+    @app_commands.rename(tournament=T_OPTION, player=command_text("player", "opt.member.name"))
+    @app_commands.describe(tournament=T_DESC,
+                           player=command_text("This player's fixtures and results", "opt.view_player.desc"))
+    async def view(self, interaction: discord.Interaction, tournament: int | None = None,
+                   player: discord.User | None = None) -> None:
+        """The bracket or the Swiss standings; a finished tournament's archive
+        (`bot.organizer.present.tournament_archive_text`); with ``player``, that player's matches."""
 
         async def run(lang: str) -> None:
-            tour = self._pick(interaction, tournament)
+            tour = await self._viewed(interaction, tournament)
+            organizer = self.bot.organizer
+            if tour is None:  # no open tournament: the archive of the latest finished one, and the others
+                ended = await organizer.ended_tournaments(interaction.guild_id or 0)
+                if not ended:
+                    raise TournamentError("err.tournament_none")
+                tour = ended[0]
+                if player is None:
+                    text = tournament_archive_text(self.service, tour, await organizer.history(tour.id, "tournament"),
+                                                   lang)
+                    await answer.reply(interaction, limits.clip(f"{text}\n\n{finished_tournaments_text(ended, lang)}",
+                                                                limits.CONTENT))
+                    return
+            if player is not None:
+                await answer.reply(interaction, tournament_player_text(tour, player.id, player.display_name, lang))
+                return
+            if tour.status in ("finished", "cancelled"):
+                await answer.reply(interaction, tournament_archive_text(
+                    self.service, tour, await organizer.history(tour.id, "tournament"), lang))
+                return
             body = (tn("league.view_signup", len(tour.players), lang, count=len(tour.players)) if tour.status == "signup"
                     else board_text(self.service, tour, lang))
             await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body)
 
         await self._guard(interaction, run)
+
+    @view.autocomplete("tournament")
+    async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's open tournaments and its last ended ones (the archive), in the user's language."""
+        found = await archive_choices(self.bot.organizer, "tournament", interaction.guild_id or 0, typed,
+                                      lang_of(interaction.locale))
+        return [app_commands.Choice(name=label, value=number) for number, label in found]
+
+    async def _viewed(self, interaction: discord.Interaction, tournament_id: int | None) -> Tournament | None:
+        """The tournament ``/cuarenta tournament view`` shows: the one named (open, or ended: from the
+        archive), else the one `TournamentService.pick` finds; None when the server has no open one."""
+        if tournament_id is not None and tournament_id not in self.service.tournaments:
+            found = await self.bot.organizer.tournament(interaction.guild_id or 0, tournament_id)
+            if found is None:
+                raise TournamentError("err.tournament_unknown", tournament=tournament_id)
+            return found
+        try:
+            return self._pick(interaction, tournament_id)
+        except TournamentError as error:
+            if error.key == "err.tournament_none":
+                return None
+            raise
 
     @tournament.command(name=command_text("walkover", "cmd.tournament_walkover.name"),
                         description=command_text("Award this round's match of a player to them (organizer)",

@@ -43,6 +43,7 @@ USER_COLUMNS: dict[str, dict[str, str]] = {
     "tournament_players": {"user_id": "id", "name": "name"},
     "tournament_matches": {"a_user": "id", "b_user": "id"},
     "rematch_checks": {"state": "json"},
+    "result_corrections": {"by_user": "id"},
 }
 """Per table, its columns that hold a person: ``id``, ``name`` or ``json`` (see the module docstring)."""
 
@@ -72,6 +73,7 @@ SCHEMA: dict[str, str] = {
     "house_settings": "guild_id",
     "competition_messages": "guild_id",
     "guild_departures": "guild_id",
+    "result_corrections": "guild_id",
 }
 """Every table of the schema (but the migrations' own ``schema_version``) and the column that ties its rows
 to a server: ``guild_id`` directly, or the id of its parent (``table_id`` → ``tables``, ``season_id`` →
@@ -85,6 +87,7 @@ PRUNE_ORDER: tuple[str, ...] = (
     "tournament_matches", "tournament_players", "tournaments",
     "queue_entries", "queue_channels", "queue_pings", "competition_settings", "house_settings", "guild_settings",
     "competition_messages", "rematch_checks", "table_messages", "plays", "mesas", "tables", "guild_departures",
+    "result_corrections",
 )
 """The order `PrivacyRepo.prune_guild` deletes in: children before their parents."""
 
@@ -294,6 +297,9 @@ class PrivacyRepo:
             *({"kind": "tournament", **dict(r)} for r in await db.fetch(
                 "SELECT id, guild_id, name, status FROM tournaments WHERE organizer_id = ? ORDER BY id", user_id)),
         ]
+        out["result_corrections"] = [dict(r) for r in await db.fetch(
+            "SELECT guild_id, kind, competition_id, fixture_id, round, at, reason, before_result, after_result"
+            " FROM result_corrections WHERE by_user = ? ORDER BY id", user_id)]
         checks = await self._json_rows("rematch_checks", "table_id", "state", user_id)
         out["rematch_checks"] = [{"table_id": table_id} for table_id, _ in checks]
         return out
@@ -378,6 +384,8 @@ class PrivacyRepo:
                                                anon, user_id)
             done["tournaments"] = await db.execute(
                 "UPDATE tournaments SET organizer_id = ? WHERE organizer_id = ?", anon, user_id)
+            done["result_corrections"] = await db.execute(
+                "UPDATE result_corrections SET by_user = ? WHERE by_user = ?", anon, user_id)
             done["tables"] = await self._anonymize_tables(user_id, anon)
             mesas = 0
             for table_id, seats in await self._json_rows("mesas", "table_id", "seats", user_id):

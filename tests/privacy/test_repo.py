@@ -119,6 +119,9 @@ async def seed(db: Database, guild: int, tag: str) -> dict[str, int]:
                          tour, user, name)
     await db.execute("INSERT INTO tournament_matches (tournament_id, round, slot, a_user, b_user, status, winner)"
                      " VALUES (?, 1, 0, ?, ?, 'done', 0)", tour, ANA, BETO)
+    await db.execute("INSERT INTO result_corrections (guild_id, kind, competition_id, fixture_id, round, by_user, at,"
+                     " reason, before_result, after_result) VALUES (?, 'tournament', ?, 1, 1, ?, 1, 'Mal anotado',"
+                     " 'pending:-:0-0', 'walkover:1:0-0')", guild, tour, ANA)
     await db.execute("INSERT INTO guild_settings (guild_id, language) VALUES (?, 'es')", guild)
     await db.execute("INSERT INTO house_settings (guild_id) VALUES (?)", guild)
     await db.execute("INSERT INTO queue_channels (guild_id, channel_id) VALUES (?, ?)", guild, guild + 12)
@@ -145,6 +148,7 @@ async def test_a_members_rows_hold_theirs_in_both_servers_and_nobody_elses(store
     assert {s["name"] for t in rows["tables"] for s in t["seats"]} == {"Ana A", "Ana B"}
     assert rows["queue"] == [] and len(rows["league_sides"]) == 2 and len(rows["tournament_players"]) == 2
     assert len(rows["organized"]) == 2, "ana organized both tournaments"
+    assert [r["reason"] for r in rows["result_corrections"]] == ["Mal anotado", "Mal anotado"], "her corrections"
     summary = await PrivacyRepo(store.db).summary(ANA)
     assert summary.servers == [GA, GB] and summary.names == ["Ana A", "Ana B", "Ana old"]
     assert (summary.finished_mesas, summary.open_tables, summary.chicas) == (2, 0, 2)
