@@ -21,6 +21,12 @@ HOUR = 3600
 _tables = itertools.count(1000)
 
 
+@pytest.fixture
+def db_path(database_url):
+    """These tests run the bot on each backend (SQLite, PostgreSQL)."""
+    return database_url
+
+
 def now_of(channel, message_id):
     """The channel's message with that id as it is now (None once deleted)."""
     return next((m for m in channel.history() if m.id == message_id), None)
