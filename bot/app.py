@@ -251,7 +251,7 @@ class CuarentaBot(commands.AutoShardedBot):
         clock = self.tables.clock
         self.live_boards = LiveBoards(LiveBoardRepo(self.store.db), now=clock.now, sleep=clock.sleep)
         self.live_boards.writer = DiscordBoardWriter(self, self.tables, budget=budget)
-        self.tables.ratings.on_rated.append(self.live_boards.rated)
+        self.tables.ratings.on_rated.append(self.live_boards.changed)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
                                       forget_tables=self.tables.forget_ended_with)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -188,6 +188,12 @@ class LeaderboardCog(commands.Cog):
 
         await self._guard(interaction, run, public=pinned is None)
 
+    def _standings_changed(self, guild_id: int) -> None:
+        """A season started or ended, or a leaderboard setting changed: the server's live boards are due an
+        edit."""
+        for choice in MODE_CHOICES:
+            self.bot.live_boards.changed(guild_id, choice.value)
+
     async def _live(self, interaction: discord.Interaction, guild_id: int, mode: str | None, pinned: bool,
                     lang: str) -> None:
         """Pin or remove a live leaderboard (Manage Server, from the interaction's permissions)."""
@@ -274,6 +280,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.start_season(interaction.guild_id or 0, name)
+            self._standings_changed(interaction.guild_id or 0)
             if isinstance(result, Season):
                 payload = boards.season_started_payload(result, public)
             else:
@@ -292,6 +299,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.end_season(interaction.guild_id or 0)
+            self._standings_changed(interaction.guild_id or 0)
             await self._send(interaction, await self._closed_payload(interaction, result, public), ephemeral=False)
 
         await self._guard(interaction, run)
@@ -361,6 +369,8 @@ class LeaderboardCog(commands.Cog):
             if house_rated is not None:
                 await houses.set_rated(guild_id, house_rated)
             changed = bool(changes) or language is not None or house is not None or house_rated is not None
+            if changes or language is not None:
+                self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
             await self._send(interaction, boards.settings_payload(current, lang, changed=changed, house=words),

@@ -2,7 +2,7 @@
 ratings change. This module holds the state and the timing; the Discord writes are a `BoardWriter`
 (`bot.ui.live_board`), the ids are stored by `bot.ratings.live_repo` (migration 0019).
 
-The rule: the ratings repository tells `LiveBoards.rated` (one of its `Ratings.on_rated` observers) the
+The rule: the ratings repository tells `LiveBoards.changed` (one of its `Ratings.on_rated` observers) the
 server and mode of every chica it rates; a live board of that server and mode is then edited once, after
 `SETTLE` seconds at least (the chica's transaction is committed by then) and never sooner than `INTERVAL`
 seconds after its last edit or post, so any number of rated chicas in between make one edit. An edit
@@ -89,8 +89,9 @@ class LiveBoards:
         """The server's live board of ``mode``, if any."""
         return self._boards.get((guild_id, mode))
 
-    def rated(self, guild_id: int, mode: str) -> None:
-        """A chica of ``mode`` was rated in the server: its live board, if any, is due an edit."""
+    def changed(self, guild_id: int, mode: str) -> None:
+        """The server's standings of ``mode`` changed (a chica rated, a new season, a setting of the
+        leaderboard): its live board, if any, is due an edit. The `Ratings.on_rated` observer."""
         key = (guild_id, mode)
         if key not in self._boards:
             return

@@ -83,7 +83,7 @@ class Ratings:
         self._db = db
         self._clock = clock
         self.on_rated: list[Callable[[int, str], None]] = []
-        """Observers told ``(guild_id, mode)`` of each chica rated now (e.g. `bot.ratings.live.LiveBoards.rated`),
+        """Observers told ``(guild_id, mode)`` of each chica rated now (e.g. `bot.ratings.live.LiveBoards.changed`),
         right after it is recorded (possibly before the caller's transaction commits: observers only note
         it). They must not block; an observer that raises is logged and the others are still told."""
 

@@ -207,3 +207,14 @@ async def test_a_played_mesa_edits_it(world, writes):
     await world.env.advance_time(INTERVAL + 10)
     assert edits_of(writes, message_id)
     assert shows(now_of(world.channel, message_id), world.ana)
+
+
+async def test_a_new_season_edits_it(world, writes):
+    await rate(world, world.ana, world.beto)
+    await pin(world)
+    message_id = world.channel.last_message.id
+    assert shows(now_of(world.channel, message_id), world.ana)
+    await world.eva.slash(world.channel, "cuarenta season start", name="Invierno")
+    await world.env.advance_time(INTERVAL + 10)
+    assert len(edits_of(writes, message_id)) == 1
+    assert not shows(now_of(world.channel, message_id), world.ana), "the new season starts empty"
