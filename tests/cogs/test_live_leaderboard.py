@@ -218,3 +218,16 @@ async def test_a_new_season_edits_it(world, writes):
     await world.env.advance_time(INTERVAL + 10)
     assert len(edits_of(writes, message_id)) == 1
     assert not shows(now_of(world.channel, message_id), world.ana), "the new season starts empty"
+
+
+@production_bot
+async def test_its_writes_stay_within_the_channel_budget(world, writes):
+    for _ in range(4):  # each pin after the first is a post and the older one's retirement
+        await pin(world)
+        await world.eva.slash(world.channel, "cuarenta leaderboard", pinned=True, mode="2v2")
+    await rate(world, world.ana, world.beto)
+    await rate(world, world.ana, world.beto, mode_teams=((world.ana.id, world.caro.id), (world.beto.id, world.dani.id)))
+    await world.env.advance_time(2 * INTERVAL)
+    assert len(writes.by_channel()[world.channel.id]) == 8 + 6 + 2
+    assert writes.densest(5.0)[world.channel.id] <= 5
+    assert len(await stored(world)) == 2
