@@ -128,6 +128,15 @@ class LiveBoards:
             self._dirty.discard(key)
         await self.repo.delete(board)
 
+    async def _stop(self, key: Key) -> None:
+        """Cancel the key's pending edit (an edit of a board being removed or replaced must not land after
+        the message says it is no longer live)."""
+        task = self._tasks.get(key)
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            del self._tasks[key]
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
     async def pin(self, guild_id: int, mode: str, channel_id: int) -> LiveBoard | None:
         """Post a live leaderboard of ``mode`` in the channel and keep it current; the server's earlier one
         of that mode, if any, is edited to say it is no longer live. None when Discord refused the post
@@ -150,6 +159,7 @@ class LiveBoards:
             self._edited[key] = self.now()
             self._dirty.discard(key)
         if old is not None and old.message_id != new.message_id:
+            await self._stop(key)
             await self.writer.retire(old)
         return new
 
@@ -163,8 +173,9 @@ class LiveBoards:
                 if board is not None:
                     await self._forget(board)
                     removed.append(board)
-        if self.writer is not None:
-            for board in removed:
+        for board in removed:
+            await self._stop((board.guild_id, board.mode))
+            if self.writer is not None:
                 await self.writer.retire(board)
         return removed
 

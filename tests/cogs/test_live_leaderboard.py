@@ -6,6 +6,7 @@ leaderboard is never touched."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 
 import discord
@@ -231,3 +232,34 @@ async def test_its_writes_stay_within_the_channel_budget(world, writes):
     assert len(writes.by_channel()[world.channel.id]) == 8 + 6 + 2
     assert writes.densest(5.0)[world.channel.id] <= 5
     assert len(await stored(world)) == 2
+
+
+async def test_an_unknown_channel_drops_it(world, writes):
+    await pin(world)
+    message_id = world.channel.last_message.id
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{message_id}", status=404, code=10003,
+                           message="Unknown Channel")
+    await rate(world, world.ana, world.beto)
+    await world.env.advance_time(INTERVAL + 10)
+    assert await stored(world) == []
+    assert world.bot.live_boards.board(world.guild.id, "1v1") is None
+
+
+async def test_an_edit_under_way_when_it_is_removed_does_not_land(world, monkeypatch):
+    from bot.ui.live_board import DiscordBoardWriter
+
+    render = DiscordBoardWriter.payload
+
+    async def slow_payload(self, guild_id, mode):
+        await asyncio.sleep(60)  # the bot's clock: the edit is under way while the admin removes the board
+        return await render(self, guild_id, mode)
+
+    await pin(world)
+    message_id = world.channel.last_message.id
+    monkeypatch.setattr(DiscordBoardWriter, "payload", slow_payload)
+    await rate(world, world.ana, world.beto)
+    await world.env.advance_time(INTERVAL + 10)
+    monkeypatch.setattr(DiscordBoardWriter, "payload", render)
+    await world.eva.slash(world.channel, "cuarenta leaderboard", pinned=False)
+    await world.env.advance_time(120)
+    assert now_of(world.channel, message_id).content == t("board.live_ended", "es")
