@@ -1,6 +1,6 @@
 """Live leaderboards: the one leaderboard message per server and mode that an admin pinned, kept current as
 ratings change. This module holds the state and the timing; the Discord writes are a `BoardWriter`
-(`bot.ui.live_board`), the ids are stored by `bot.ratings.live_repo` (migration 0019).
+(`bot.ui.live_board`), the ids are stored by `bot.ratings.live_repo` (migration 0020).
 
 The rule: the ratings repository tells `LiveBoards.changed` (one of its `Ratings.on_rated` observers) the
 server and mode of every chica it rates; a live board of that server and mode is then edited once, after

@@ -1,4 +1,4 @@
-"""SQL of the live leaderboard messages (migration 0019, table ``live_leaderboards``) over the store's
+"""SQL of the live leaderboard messages (migration 0020, table ``live_leaderboards``) over the store's
 database (SQLite or PostgreSQL): at most one message per server and mode."""
 
 from __future__ import annotations
