@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.houserules.present import settings_lines
 from bot.houserules.service import HouseRules
+from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableError, TableService
 from bot.ui import answer, boards
@@ -159,23 +160,55 @@ class LeaderboardCog(commands.Cog):
 
     @app_commands.command(name=command_text("leaderboard", "cmd.leaderboard.name"),
                           description=command_text("This server's rating leaderboard", "cmd.leaderboard.desc"))
-    @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"))
+    @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"),
+                         pinned=command_text("pinned", "opt.pinned.name"))
     @app_commands.describe(mode=command_text("1v1 or 2v2 (default: the one played most here)", "opt.mode.desc"),
-                           season=command_text("A season number (default: the current one)", "opt.season.desc"))
+                           season=command_text("A season number (default: the current one)", "opt.season.desc"),
+                           pinned=command_text("Post a leaderboard the bot keeps current here, or remove it "
+                                               "(Manage Server)", "opt.pinned.desc"))
     @app_commands.choices(mode=MODE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, mode: str | None = None,
-                          season: app_commands.Range[int, 1, 100000] | None = None) -> None:
+                          season: app_commands.Range[int, 1, 100000] | None = None,
+                          pinned: bool | None = None) -> None:
         """Post a leaderboard page (public, in the server's language) with ◀ ▶ and the 1v1/2v2 switch;
-        without ``mode``, on the mode with the most rated chicas this season (`Ratings.busiest_mode`)."""
+        without ``mode``, on the mode with the most rated chicas this season (`Ratings.busiest_mode`).
+        With ``pinned`` (Manage Server): post the live leaderboard of the mode in this channel, which the
+        bot keeps current (`bot.ratings.live`), or, ``pinned`` false, remove the server's live one of the
+        mode (of both without ``mode``); answered ephemerally."""
 
         async def run(lang: str) -> None:
             guild_id = interaction.guild_id or 0
+            if pinned is not None:
+                await self._live(interaction, guild_id, mode, pinned, lang)
+                return
             public = await self.service.public_language(guild_id)
             shown = mode or await self.ratings.busiest_mode(guild_id)
             payload = await self._board(interaction, guild_id, shown, season, 0, public)
             await self._send(interaction, payload, ephemeral=False)
 
-        await self._guard(interaction, run, public=True)
+        await self._guard(interaction, run, public=pinned is None)
+
+    def _standings_changed(self, guild_id: int) -> None:
+        """A season started or ended, or a leaderboard setting changed: the server's live boards are due an
+        edit."""
+        for choice in MODE_CHOICES:
+            self.bot.live_boards.changed(guild_id, choice.value)
+
+    async def _live(self, interaction: discord.Interaction, guild_id: int, mode: str | None, pinned: bool,
+                    lang: str) -> None:
+        """Pin or remove a live leaderboard (Manage Server, from the interaction's permissions)."""
+        self._require_manager(interaction)
+        live = self.bot.live_boards
+        if pinned:
+            shown = mode or await self.ratings.busiest_mode(guild_id)
+            if await live.pin(guild_id, shown, interaction.channel_id or 0) is None:
+                raise TableError("err.live_board_failed")
+            text = t("board.live_posted", lang, mode=shown)
+        else:
+            removed = await live.unpin(guild_id, [mode] if mode else [c.value for c in MODE_CHOICES])
+            text = (t("board.live_removed", lang, modes=", ".join(b.mode for b in removed)) if removed
+                    else t("board.live_none", lang))
+        await self._send(interaction, Payload(content=text), ephemeral=True)
 
     async def on_board(self, interaction: discord.Interaction, guild_id: int, season: int | None, mode: str,
                        page: int) -> None:
@@ -247,6 +280,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.start_season(interaction.guild_id or 0, name)
+            self._standings_changed(interaction.guild_id or 0)
             if isinstance(result, Season):
                 payload = boards.season_started_payload(result, public)
             else:
@@ -265,6 +299,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.end_season(interaction.guild_id or 0)
+            self._standings_changed(interaction.guild_id or 0)
             await self._send(interaction, await self._closed_payload(interaction, result, public), ephemeral=False)
 
         await self._guard(interaction, run)
@@ -334,6 +369,8 @@ class LeaderboardCog(commands.Cog):
             if house_rated is not None:
                 await houses.set_rated(guild_id, house_rated)
             changed = bool(changes) or language is not None or house is not None or house_rated is not None
+            if changes or language is not None:
+                self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
             await self._send(interaction, boards.settings_payload(current, lang, changed=changed, house=words),
