@@ -43,6 +43,7 @@ USER_COLUMNS: dict[str, dict[str, str]] = {
     "tournament_players": {"user_id": "id", "name": "name"},
     "tournament_matches": {"a_user": "id", "b_user": "id"},
     "rematch_checks": {"state": "json"},
+    "rank_members": {"user_id": "id"},
 }
 """Per table, its columns that hold a person: ``id``, ``name`` or ``json`` (see the module docstring)."""
 
@@ -72,6 +73,8 @@ SCHEMA: dict[str, str] = {
     "house_settings": "guild_id",
     "competition_messages": "guild_id",
     "guild_departures": "guild_id",
+    "rank_roles": "guild_id",
+    "rank_members": "guild_id",
 }
 """Every table of the schema (but the migrations' own ``schema_version``) and the column that ties its rows
 to a server: ``guild_id`` directly, or the id of its parent (``table_id`` → ``tables``, ``season_id`` →
@@ -85,6 +88,7 @@ PRUNE_ORDER: tuple[str, ...] = (
     "tournament_matches", "tournament_players", "tournaments",
     "queue_entries", "queue_channels", "queue_pings", "competition_settings", "house_settings", "guild_settings",
     "competition_messages", "rematch_checks", "table_messages", "plays", "mesas", "tables", "guild_departures",
+    "rank_roles", "rank_members",
 )
 """The order `PrivacyRepo.prune_guild` deletes in: children before their parents."""
 

@@ -79,6 +79,15 @@ class Ratings:
     def __init__(self, db: Database, clock: Callable[[], datetime] = _now) -> None:
         self._db = db
         self._clock = clock
+        self.on_rated: Callable[[int, list[int]], None] | None = None
+        """Told ``(guild_id, user ids)`` after a chica was rated (the people whose rating changed); it must
+        not block or raise (the rank roles queue their check). None: nobody is told."""
+
+    def _tell(self, guild_id: int, done: Sequence[Recorded]) -> None:
+        """Tell `on_rated` about the rated chicas among ``done`` (one call with every person rated)."""
+        users = list(dict.fromkeys(c.user_id for r in done if r.rated for c in r.changes))
+        if users and self.on_rated is not None:
+            self.on_rated(guild_id, users)
 
     async def _write(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
         """Run the write job ``fn(db, *args)`` atomically: in its own transaction, or, when this task
@@ -114,14 +123,19 @@ class Ratings:
         Raises:
             RatingsError: that (table_id, chica_number) is already stored for another guild.
         """
-        return await self._write(_record, result)
+        done = await self._write(_record, result)
+        self._tell(result.guild_id, [done])
+        return done
 
     async def record_chicas(self, results: Sequence[ChicaResult]) -> list[Recorded]:
         """`record_chica` for several chicas in one transaction, in order (for catching up after a
         restart: pass every `chica_results` of a table; the ones already stored are skipped)."""
         async def many(db: Database) -> list[Recorded]:
             return [await _record(db, r) for r in results]
-        return await self._write(many)
+        done = await self._write(many)
+        for guild_id in dict.fromkeys(r.guild_id for r in results):
+            self._tell(guild_id, [d for d, r in zip(done, results, strict=True) if r.guild_id == guild_id])
+        return done
 
     # ------------------------------------------------------------------ reads
 
