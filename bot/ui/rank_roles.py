@@ -83,8 +83,7 @@ class RankRoles:
         created: list[discord.Role] = []
         try:
             for tier in reversed(range(len(DEFAULT_THRESHOLDS))):  # highest first: each new role goes lowest
-                created.append(await guild.create_role(name=t(TIER_NAME_KEYS[tier], lang),
-                                                       colour=discord.Colour(TIER_COLOURS[tier]), reason=REASON))
+                created.append(await self._create(guild, t(TIER_NAME_KEYS[tier], lang), TIER_COLOURS[tier]))
         except discord.Forbidden as error:
             await self._delete(created)
             raise TableError("err.ranks_need_manage_roles") from error
@@ -106,6 +105,13 @@ class RankRoles:
             worker.cancel()
         ids = await self._store.turn_off(guild.id)
         return await self._delete([role for rid in ids if (role := guild.get_role(rid)) is not None])
+
+    async def _create(self, guild: discord.Guild, name: str, colour: int) -> discord.Role:
+        """Create one rank role with no permissions. Through the HTTP route, not `discord.Guild.create_role`,
+        whose body sends the permissions as a string where Discord's API schema has an integer."""
+        data = await self._client.http.create_role(guild.id, reason=REASON, name=name, permissions=0,
+                                                   color=colour, hoist=False, mentionable=False)
+        return discord.Role(guild=guild, state=guild._state, data=data)
 
     async def describe(self, guild: discord.Guild, lang: str) -> str:
         """The server's rank roles in words: off, or each tier's role mention and threshold, and the margin."""
@@ -170,8 +176,9 @@ class RankRoles:
     async def check(self, guild_id: int, user_id: int) -> int | None:
         """Bring one player's rank role in line with their rating: compute the tier (`next_tier`, from the
         one they hold), take the bot's other rank roles and give the tier's one, one request per change,
-        `EDIT_GAP` apart. Returns the tier now held (None: none). Rank roles off, the server or the member
-        not found: nothing changes."""
+        `EDIT_GAP` apart. The tier unchanged: no request at all; changed: the member is fetched first (the
+        roles they hold now). Returns the tier now held (None: none). Rank roles off or the server not
+        found: nothing changes; the member gone: their tier is forgotten."""
         roles = await self._store.roles(guild_id)
         guild = self._client.get_guild(guild_id)
         if not roles or guild is None:
@@ -182,12 +189,13 @@ class RankRoles:
         thresholds = DEFAULT_THRESHOLDS[:len(roles)]
         tier = next_tier(rating, current if current is None or current < len(roles) else None, thresholds,
                          DEFAULT_MARGIN)
-        member = guild.get_member(user_id)
-        if member is None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.NotFound:
-                return current
+        if tier == current:
+            return tier  # nothing to change: no request
+        try:  # fresh from Discord: without the members intent the cache does not follow role changes
+            member = await guild.fetch_member(user_id)
+        except discord.NotFound:  # left the server
+            await self._store.set_tier(guild_id, user_id, None)
+            return None
         want = roles[tier] if tier is not None else None
         held = {role.id for role in member.roles}
         changes: list[tuple[bool, int]] = [(False, rid) for rid in roles if rid in held and rid != want]
