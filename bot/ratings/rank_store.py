@@ -1,5 +1,5 @@
 """The SQL of rank roles: the roles the bot created for a server's tiers (``rank_roles``), each player's
-current tier (``rank_members``, migration 19), and the current-season ratings that place a player in a tier.
+current tier (``rank_members``, migration 21), and the current-season ratings that place a player in a tier.
 Plain values in and out; the rule itself is `bot.ratings.ranks`, the Discord side `bot.ui.rank_roles`."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ class RankStore:
     """Rank-role rows of the store's database (SQLite or PostgreSQL); every query is scoped by guild.
 
     Args:
-        db: the open `bot.store.db.Database` (``store.db``), at or past migration 19.
+        db: the open `bot.store.db.Database` (``store.db``), at or past migration 21.
     """
 
     def __init__(self, db: Database) -> None:
