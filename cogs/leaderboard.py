@@ -22,6 +22,7 @@ from bot.houserules.service import HouseRules
 from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.ratings.rank_store import RankStore
+from bot.ratings.ranks import parse_tiers
 from bot.tables import TableError, TableService
 from bot.ui import answer, boards
 from bot.ui.rank_roles import RankRoles
@@ -333,7 +334,8 @@ class LeaderboardCog(commands.Cog):
                          reset=command_text("reset", "opt.reset.name"), preset=command_text("preset", "opt.default_preset.name"),
                          house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"),
                          tables_in=command_text("tables_in", "opt.table_place.name"),
-                         roles=command_text("rank_roles", "opt.rank_roles.name"))
+                         roles=command_text("rank_roles", "opt.rank_roles.name"),
+                         rank_tiers=command_text("rank_tiers", "opt.rank_tiers.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
                            min_games=command_text("Rated chicas needed for a rank on the leaderboard", "opt.min_games.desc"),
@@ -348,7 +350,9 @@ class LeaderboardCog(commands.Cog):
                            tables_in=command_text("Where /cuarenta new opens a table (default: the channel)",
                                                   "opt.table_place.desc"),
                            roles=command_text("Rank roles by rating (on: the bot needs Manage Roles)",
-                                              "opt.rank_roles.desc"))
+                                              "opt.rank_roles.desc"),
+                           rank_tiers=command_text("Rank tiers, lowest first: name and rating, e.g. Bronze 0, Silver 1550",
+                                                   "opt.rank_tiers.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES,
                           tables_in=PLACE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
@@ -356,14 +360,17 @@ class LeaderboardCog(commands.Cog):
                        active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
                        preset: str | None = None, house: str | None = None,
                        house_rated: bool | None = None, tables_in: str | None = None,
-                       roles: bool | None = None) -> None:
+                       roles: bool | None = None,
+                       rank_tiers: app_commands.Range[str, 1, 300] | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
         under house rules are rated; ``tables_in``: where ``/cuarenta new`` opens a table, ``channel`` or
         ``thread`` (`bot.ratings.Settings.table_place`); ``roles``: turn rank roles on (the bot creates
         the tiers' roles, in the server's language, and gives them after each rated chica; refused with the
         reason when it lacks Manage Roles or a role above them, before any other change) or off (it
-        deletes the roles it created)."""
+        deletes the roles it created); ``rank_tiers``: the admin's tiers, ``"Bronce 0, Plata 1550, …"``
+        (`bot.ratings.ranks.parse_tiers`; refused with ``err.rank_tiers_bad`` before any change), which turns
+        rank roles on with those names and thresholds, replacing the bot's rank roles of before."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -383,9 +390,17 @@ class LeaderboardCog(commands.Cog):
                 changes["table_place"] = tables_in
             houses = HouseRules(self.service)
             guild = interaction.guild
-            if roles is not None and guild is not None:  # first: a refusal changes nothing
-                if roles:
-                    await self.ranks.turn_on(guild, await self.service.public_language(guild_id))
+            tiers = None
+            if rank_tiers is not None:
+                if roles is False:
+                    raise TableError("err.rank_tiers_off")
+                try:
+                    tiers = parse_tiers(rank_tiers)
+                except ValueError as error:
+                    raise TableError("err.rank_tiers_bad") from error
+            if (roles is not None or tiers is not None) and guild is not None:  # first: a refusal changes nothing
+                if roles is not False:
+                    await self.ranks.turn_on(guild, await self.service.public_language(guild_id), tiers)
                 else:
                     await self.ranks.turn_off(guild)
             if house == "save":  # checked before any change: a refusal changes nothing
@@ -398,7 +413,7 @@ class LeaderboardCog(commands.Cog):
             if house_rated is not None:
                 await houses.set_rated(guild_id, house_rated)
             changed = (bool(changes) or language is not None or house is not None or house_rated is not None
-                       or roles is not None)
+                       or roles is not None or rank_tiers is not None)
             if changes or language is not None:
                 self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)

@@ -24,15 +24,20 @@ class RankStore:
         rows = await self._db.fetch("SELECT role_id FROM rank_roles WHERE guild_id = ? ORDER BY tier", guild_id)
         return [int(r[0]) for r in rows]
 
-    async def turn_on(self, guild_id: int, role_ids: Sequence[int]) -> None:
-        """Store the created roles (lowest tier first) in place of any stored before; every player starts
-        with no tier."""
+    async def thresholds(self, guild_id: int) -> list[int]:
+        """The thresholds (shown rating) of the server's tiers, lowest first; empty: rank roles are off."""
+        rows = await self._db.fetch("SELECT threshold FROM rank_roles WHERE guild_id = ? ORDER BY tier", guild_id)
+        return [int(r[0]) for r in rows]
+
+    async def turn_on(self, guild_id: int, role_ids: Sequence[int], thresholds: Sequence[int]) -> None:
+        """Store the created roles and their thresholds (lowest tier first, as many of each) in place of any
+        stored before; every player starts with no tier."""
         async with self._db.transaction():
             await self._db.execute("DELETE FROM rank_roles WHERE guild_id = ?", guild_id)
             await self._db.execute("DELETE FROM rank_members WHERE guild_id = ?", guild_id)
-            for tier, role_id in enumerate(role_ids):
-                await self._db.execute("INSERT INTO rank_roles (guild_id, tier, role_id) VALUES (?, ?, ?)",
-                                       guild_id, tier, role_id)
+            for tier, (role_id, floor) in enumerate(zip(role_ids, thresholds, strict=True)):
+                await self._db.execute("INSERT INTO rank_roles (guild_id, tier, role_id, threshold) VALUES (?, ?, ?, ?)",
+                                       guild_id, tier, role_id, floor)
 
     async def turn_off(self, guild_id: int) -> list[int]:
         """Forget the server's rank roles and tiers; returns the role ids that were stored (lowest first)."""

@@ -27,6 +27,37 @@ def check_thresholds(thresholds: Sequence[int]) -> None:
         raise ValueError("tier thresholds must be a non-empty, strictly increasing sequence")
 
 
+MAX_TIERS = 8
+"""The most tiers a server may have (each is a Discord role the bot creates)."""
+
+MAX_TIER_NAME = 32
+"""The longest tier name, in characters (a role name may be 100; a member list stays readable)."""
+
+
+def parse_tiers(text: str) -> list[tuple[str, int]]:
+    """An admin's tiers, lowest first, from ``"Bronce 0, Plata 1550, Oro 1650"``: comma-separated items, each a
+    name (1–`MAX_TIER_NAME` characters, spaces allowed) and, last, its threshold of shown rating (0–4000).
+
+    Returns:
+        ``[(name, threshold), ...]``: 1–`MAX_TIERS` tiers, thresholds strictly increasing.
+
+    Raises:
+        ValueError: an item without a name or a whole-number threshold, too many tiers, or thresholds
+            that do not increase.
+    """
+    tiers: list[tuple[str, int]] = []
+    for item in text.split(","):
+        name, _, number = item.strip().rpartition(" ")
+        name = " ".join(name.split())
+        if not name or len(name) > MAX_TIER_NAME or not number.isdigit() or not 0 <= int(number) <= 4000:
+            raise ValueError(f"not a tier: {item.strip()!r}")
+        tiers.append((name, int(number)))
+    if len(tiers) > MAX_TIERS:
+        raise ValueError("too many tiers")
+    check_thresholds([floor for _, floor in tiers])
+    return tiers
+
+
 def plain_tier(rating: int, thresholds: Sequence[int]) -> int | None:
     """The highest tier whose threshold ``rating`` reaches, None below the lowest (no margin)."""
     check_thresholds(thresholds)

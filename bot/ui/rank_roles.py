@@ -35,6 +35,15 @@ log = logging.getLogger(__name__)
 TIER_COLOURS: tuple[int, ...] = (0xB87333, 0xA8A9AD, 0xD4AF37, 0x5DADE2)
 """The default tiers' colours, lowest first (bronze, silver, gold, diamond): a player's name shows their tier."""
 
+def _colours(count: int) -> list[int]:
+    """``count`` role colours, lowest tier first: the default tiers' colours, the highest kept for the top
+    tier; more tiers than colours repeat the middle ones."""
+    if count <= len(TIER_COLOURS):
+        return list(TIER_COLOURS[:count - 1]) + [TIER_COLOURS[-1]] if count else []
+    middle = TIER_COLOURS[1:-1]
+    return [TIER_COLOURS[0]] + [middle[i % len(middle)] for i in range(count - 2)] + [TIER_COLOURS[-1]]
+
+
 REASON = "Cuarenta rank roles"
 """The audit-log reason of every role change the bot makes for rank roles."""
 
@@ -63,9 +72,13 @@ class RankRoles:
 
     # ------------------------------------------------------------------ turning on and off
 
-    async def turn_on(self, guild: discord.Guild, lang: str) -> list[discord.Role]:
-        """Create the tiers' roles (names in ``lang``) and start giving them; the rated players of the
-        current season are checked at once. Already on: the roles it has, nothing created.
+    async def turn_on(self, guild: discord.Guild, lang: str,
+                      tiers: Sequence[tuple[str, int]] | None = None) -> list[discord.Role]:
+        """Create the tiers' roles and start giving them; the rated players of the current season are checked
+        at once. ``tiers``: the admin's ``(name, threshold)`` pairs, lowest first (`bot.ratings.ranks.parse_tiers`);
+        None: the defaults (`DEFAULT_THRESHOLDS`, names in ``lang``). Already on and no ``tiers``: the roles it
+        has, nothing created; already on with ``tiers``: the bot's old rank roles are deleted and the new
+        ones created (after the checks below).
 
         Raises:
             TableError: ``err.ranks_need_manage_roles`` (the bot lacks Manage Roles) or
@@ -73,17 +86,22 @@ class RankRoles:
                 is created then (roles created before the check failed are deleted again).
         """
         existing = await self._store.roles(guild.id)
-        if existing:
+        if existing and tiers is None:
             return [role for rid in existing if (role := guild.get_role(rid)) is not None]
+        if tiers is None:
+            tiers = [(t(key, lang), floor) for key, floor in zip(TIER_NAME_KEYS, DEFAULT_THRESHOLDS, strict=True)]
         me = guild.me
         if not me.guild_permissions.manage_roles:
             raise TableError("err.ranks_need_manage_roles")
         if me.top_role.is_default():  # a new role goes right above @everyone: the bot needs a role above that
             raise TableError("err.ranks_role_too_low")
+        if existing:
+            await self.turn_off(guild)
+        colours = _colours(len(tiers))
         created: list[discord.Role] = []
         try:
-            for tier in reversed(range(len(DEFAULT_THRESHOLDS))):  # highest first: each new role goes lowest
-                created.append(await self._create(guild, t(TIER_NAME_KEYS[tier], lang), TIER_COLOURS[tier]))
+            for tier in reversed(range(len(tiers))):  # highest first: each new role goes lowest
+                created.append(await self._create(guild, tiers[tier][0], colours[tier]))
         except discord.Forbidden as error:
             await self._delete(created)
             raise TableError("err.ranks_need_manage_roles") from error
@@ -92,7 +110,7 @@ class RankRoles:
         if any(role.position >= top.position for role in created):
             await self._delete(created)
             raise TableError("err.ranks_role_too_low")
-        await self._store.turn_on(guild.id, [role.id for role in created])
+        await self._store.turn_on(guild.id, [role.id for role in created], [floor for _, floor in tiers])
         self.notice(guild.id, await self._store.rated_players(guild.id))
         return created
 
@@ -118,7 +136,8 @@ class RankRoles:
         ids = await self._store.roles(guild.id)
         if not ids:
             return t("settings.ranks.off", lang)
-        tiers = " · ".join(f"<@&{rid}> ≥ {floor}" for rid, floor in zip(ids, DEFAULT_THRESHOLDS, strict=False))
+        floors = await self._store.thresholds(guild.id)
+        tiers = " · ".join(f"<@&{rid}> ≥ {floor}" for rid, floor in zip(ids, floors, strict=False))
         return t("settings.ranks.on", lang, tiers=tiers, margin=DEFAULT_MARGIN)
 
     @staticmethod
@@ -186,7 +205,7 @@ class RankRoles:
         settings = await self._ratings.settings(guild_id)
         rating = eligible_rating(await self._store.season_ratings(guild_id, user_id), settings.min_games)
         current = await self._store.tier(guild_id, user_id)
-        thresholds = DEFAULT_THRESHOLDS[:len(roles)]
+        thresholds = await self._store.thresholds(guild_id)
         tier = next_tier(rating, current if current is None or current < len(roles) else None, thresholds,
                          DEFAULT_MARGIN)
         if tier == current:

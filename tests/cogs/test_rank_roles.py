@@ -156,3 +156,31 @@ async def test_only_a_manager_turns_rank_roles_on(world):
     refused = await world.ana.slash(world.channel, "cuarenta settings", rank_roles=True)
     assert refused.response.content == "You need the Manage Server permission."
     assert await _ranks(world)._store.roles(world.guild.id) == []
+
+
+async def test_an_admins_tiers_name_the_roles_set_the_thresholds_and_replace_the_old_roles(world):
+    await world.eva.slash(world.channel, "cuarenta settings", min_games=1)
+    await _turn_on(world)
+    old = await _ranks(world)._store.roles(world.guild.id)
+    result = await world.eva.slash(world.channel, "cuarenta settings", rank_tiers="Novato 0, Crack 1510")
+    assert result.ephemeral
+    guild_roles = world.env.backend.get_guild(world.guild.id).roles
+    store = _ranks(world)._store
+    roles = await store.roles(world.guild.id)
+    assert [guild_roles[rid].name for rid in roles] == ["Novato", "Crack"]
+    assert await store.thresholds(world.guild.id) == [0, 1510]
+    assert not set(old) & set(guild_roles), "the default roles were deleted"
+    await _chicas(world, world.ana, world.beto, 1, table_id=1)
+    for member in (world.ana, world.beto):
+        rating = eligible_rating(await store.season_ratings(world.guild.id, member.id), 1)
+        want = roles[plain_tier(rating, (0, 1510))]
+        assert [rid for rid in _role_ids(world, member) if rid in roles] == [want], member
+
+
+@pytest.mark.parametrize("text", ["Oro", "Plata 1600, Bronce 1500", "A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8, I 9",
+                                  "Oro mil"])
+async def test_tiers_that_cannot_be_read_are_refused_with_the_reason_and_nothing_changes(world, text):
+    result = await world.eva.slash(world.channel, "cuarenta settings", rank_tiers=text)
+    assert result.ephemeral and result.response.content == t("err.rank_tiers_bad", "en")
+    assert await _ranks(world)._store.roles(world.guild.id) == []
+    assert [r for r in _role_requests(world) if r.method == "POST"] == []

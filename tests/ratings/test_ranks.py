@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings.ranks import DEFAULT_MARGIN, DEFAULT_THRESHOLDS, eligible_rating, next_tier, plain_tier
+from bot.ratings.ranks import (
+    DEFAULT_MARGIN,
+    DEFAULT_THRESHOLDS,
+    eligible_rating,
+    next_tier,
+    parse_tiers,
+    plain_tier,
+)
 
 T = (0, 1550, 1650, 1750)
 
@@ -70,3 +77,14 @@ def test_bad_arguments_are_refused():
         next_tier(1500, None, T, -1)
     with pytest.raises(ValueError):
         next_tier(1500, 4, T)
+
+
+def test_an_admins_tiers_are_read_lowest_first_with_names_of_several_words():
+    assert parse_tiers("Bronce 0, Plata  alta 1550,Oro 1650") == [("Bronce", 0), ("Plata alta", 1550), ("Oro", 1650)]
+
+
+@pytest.mark.parametrize("text", ["Oro", "1500", "A 10, B 5", "A 10, B 10", "A x", ",", "A 5000",
+                                  "A 1,B 2,C 3,D 4,E 5,F 6,G 7,H 8,I 9", "x" * 33 + " 10"])
+def test_tiers_without_a_name_or_threshold_out_of_order_or_too_many_are_refused(text):
+    with pytest.raises(ValueError):
+        parse_tiers(text)
