@@ -251,6 +251,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tournaments.presenter = self.tournament_presenter
         self.organizer = OrganizerService(self.store, self.leagues, self.tournaments,
                                           OrganizerDiscord(self, self.tables, budget=budget))
+        self.league_presenter.notes = self.tournament_presenter.notes = self.organizer.reasons
         self.competition_settings = CompetitionSettings(self.store)
         clock = self.tables.clock
         self.live_boards = LiveBoards(LiveBoardRepo(self.store.db), now=clock.now, sleep=clock.sleep)
