@@ -104,12 +104,12 @@ def assert_no_hidden_cards_anywhere_public(world, table, channel) -> None:
 # ------------------------------------------------------------------------------ tables in a thread
 
 
-async def test_join_from_the_parent_channel_does_not_seat_at_the_threads_table_and_says_so(world):
+async def test_join_from_the_parent_channel_does_not_seat_at_the_threads_table_and_names_its_thread(world):
     await threads_on(world)
     await world.ana.slash(world.channel, "cuarenta new", players=2)
     table = table_of(world, 1)
     refused = await world.beto.slash(world.channel, "cuarenta join")
-    assert refused_privately(refused) == t("err.no_table_here", "en")
+    assert refused_privately(refused) == t("err.no_table_here_threads", "en", threads=f"<#{table.channel_id}>")
     assert table.seat_of(world.beto.id) is None and table.status == "lobby"
     only_the_thread_start_in_parent(world)
     assert world.env.errors == []
