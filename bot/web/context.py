@@ -127,11 +127,11 @@ class WebContext:
         """
         lang = guild.lang
 
-        def _(key: str, **params: Any) -> str:
+        def _(key: str, /, **params: Any) -> str:
             return t(key, lang, **params)
 
-        def _n(key: str, n: int, **params: Any) -> str:
-            return tn(key, n, lang, **params)
+        def _n(key: str, count: int, /, **params: Any) -> str:
+            return tn(key, count, lang, **params)
 
         html = self.templates.get_template(template).render(
             guild=guild, title=title, lang=HTML_LANG.get(lang, lang), _=_, _n=_n, **values)

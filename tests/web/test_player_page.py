@@ -9,6 +9,7 @@ import re
 from bot.i18n import t
 from bot.web.context import NOT_FOUND_BODY
 from bot.web.data import player_numbers, set_web_pages
+from tests.support.helpers import play_to_end
 from tests.web.conftest import (
     BASE_URL,
     get,
@@ -83,3 +84,27 @@ async def test_another_servers_player_and_a_forged_number_are_404(world):
 
     await turn_on(world, False)
     assert await get(world.bot, f"/s/{world.guild.id}/players/{number}") == (404, NOT_FOUND_BODY)
+
+
+async def test_a_2v2_profile_names_the_partner_and_links_their_profile(world):
+    await world.ana.slash(world.channel, "cuarenta new", players=4, rules="quito")
+    for member in (world.beto, world.caro, world.dani):
+        await member.slash(world.channel, "cuarenta join")
+    table = world.bot.tables.table_in_channel(world.channel.id)
+    assert table.status == "playing"
+    members = {m.id: m for m in (world.ana, world.beto, world.caro, world.dani)}
+    await play_to_end(world, table.id, members)
+    await world.env.settle()
+    await turn_on(world)
+    stats = await world.bot.tables.ratings.stats(world.guild.id, world.ana.id)
+    partner = {m.id: m.name for m in members.values()}[stats.partner[0]]
+    number = (await player_numbers(world.bot.store.db, world.guild.id, [world.ana.id]))[world.ana.id]
+    status, html = await get(world.bot, f"/s/{world.guild.id}/players/{number}")
+    assert status == 200
+    assert stat(html, "Chicas ganadas") == f"{stats.modes['2v2'].chicas_won} / {stats.modes['2v2'].chicas}"
+    assert f">{partner}</a> · {stats.partner[1]} chicas juntos" in html
+    assert f"con {partner}" in html, "the recent mesa names the partner"
+    assert no_user_ids(world, html)
+    _, replay = await get(world.bot, f"/s/{world.guild.id}/mesas/{table.id}")
+    assert len(re.findall(r'<div class="seat[^"]*">', replay)) == 4 and "(A)" in replay and "(B)" in replay
+    assert no_user_ids(world, replay)
