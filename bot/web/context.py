@@ -10,7 +10,8 @@ so all of them answer the same body.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -21,7 +22,7 @@ from bot.i18n import t, tn
 from bot.ratings import Ratings
 from bot.store import Store, storable_id
 
-from .data import player_numbers, web_pages_on
+from .data import player_numbers, seat_names, web_pages_on
 
 HTML_LANG = {"es": "es", "en": "en", "pt": "pt-BR"}
 """Our language code → the page's ``<html lang>``."""
@@ -39,6 +40,12 @@ PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 """Every page's headers: a minute's caching, and a policy that runs no script and loads nothing from elsewhere."""
+
+NAMES_FOR = 300.0
+"""Seconds a server's stored seat names are kept before they are read again (reading them scans the
+server's tables: once per server every few minutes, not once per page)."""
+NAMES_KEPT = 64
+"""At most this many servers' seat names are kept (the oldest read is dropped first)."""
 
 _MENTION = re.compile(r"<@[!&]?\d+>")
 
@@ -80,12 +87,16 @@ class WebContext:
     Args:
         store: the bot's store (replays read it). ratings: the ratings repository (boards, stats).
         directory: names of servers and members (`Directory`).
+        clock: seconds, for how long seat names are kept (`NAMES_FOR`; default ``time.monotonic``).
     """
 
-    def __init__(self, store: Store, ratings: Ratings, directory: Directory) -> None:
+    def __init__(self, store: Store, ratings: Ratings, directory: Directory,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.ratings = ratings
         self.directory = directory
+        self._clock = clock
+        self._seat_names: dict[int, tuple[float, dict[int, str]]] = {}
         self.templates = jinja2.Environment(loader=jinja2.PackageLoader("bot.web", "templates"),
                                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
@@ -111,8 +122,22 @@ class WebContext:
         found = await self.directory.member_names(guild.id, wanted) if wanted else {}
         missing = [u for u in wanted if u not in found]
         if missing:
-            found.update(await self.store.seat_names(guild.id, missing))
+            stored = await self._stored_names(guild.id)
+            found.update({u: stored[u] for u in missing if u in stored})
         return {u: scrub(found.get(u) or t("web.someone", guild.lang), guild.lang) for u in wanted}
+
+    async def _stored_names(self, guild_id: int) -> dict[int, str]:
+        """The server's stored seat names (`bot.web.data.seat_names`), read again after `NAMES_FOR` s."""
+        now = self._clock()
+        kept = self._seat_names.get(guild_id)
+        if kept is not None and now - kept[0] < NAMES_FOR:
+            return kept[1]
+        names = await seat_names(self.store.db, guild_id)
+        self._seat_names.pop(guild_id, None)
+        self._seat_names[guild_id] = (now, names)
+        while len(self._seat_names) > NAMES_KEPT:
+            self._seat_names.pop(next(iter(self._seat_names)))
+        return names
 
     async def player_links(self, guild: Guild, user_ids: Iterable[int | None]) -> dict[int, str]:
         """The profile URL of each of these users who played in ``guild`` (`bot.web.data.player_numbers`)."""

@@ -10,6 +10,7 @@ belongs to and only in that canonical form, so every player has one URL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -73,8 +74,20 @@ async def rating_history(db: Database, guild_id: int, user_id: int, mode: str,
     return [(_when(at), int(value)) for at, value in reversed(rows)]
 
 
+async def seat_names(db: Database, guild_id: int) -> dict[int, str]:
+    """Every person's name at their last seat at a table of server ``guild_id`` (the names of the stored
+    seats, for players the bot's member cache does not hold)."""
+    names: dict[int, str] = {}
+    for (seats,) in await db.fetch("SELECT seats FROM tables WHERE guild_id = ? ORDER BY id", guild_id):
+        for seat in json.loads(seats):
+            if isinstance(seat, dict) and seat.get("user_id") is not None and seat.get("name"):
+                names[int(seat["user_id"])] = str(seat["name"])
+    return names
+
+
 def _when(value: object) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
 
 
-__all__ = ["SEATS_PER_CHICA", "player_numbers", "player_of", "rating_history", "set_web_pages", "web_pages_on"]
+__all__ = ["SEATS_PER_CHICA", "player_numbers", "player_of", "rating_history", "seat_names", "set_web_pages",
+           "web_pages_on"]

@@ -57,3 +57,37 @@ async def test_player_numbers_are_stable_per_server_and_read_back_only_there(dat
         assert await rating_history(store.db, 1, ANA, "2v2") == []
     finally:
         await store.close()
+
+
+class NoMembers:
+    """A directory that knows no member (a bot without the members intent)."""
+
+    def guild_name(self, guild_id):
+        return None
+
+    async def member_names(self, guild_id, user_ids):
+        return {}
+
+
+async def test_names_fall_back_on_the_stored_seats_kept_a_few_minutes_and_never_an_id(database_url):
+    from bot.web.context import NAMES_FOR, Guild, WebContext
+
+    store = await Store.open(database_url)
+    try:
+        async def seat(table_id: int, name: str) -> None:
+            await store.db.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, players, preset, status, seed, seats)"
+                " VALUES (?, 1, 1, NULL, 2, 'quito', 'finished', 's', ?)", table_id,
+                f'[{{"user_id": {ANA}, "name": "{name}"}}, null]')
+
+        await seat(1, "ana")
+        now = [1000.0]
+        ctx = WebContext(store, Ratings(store.db), NoMembers(), clock=lambda: now[0])
+        guild = Guild(1, "es", "")
+        assert await ctx.names(guild, [ANA, BETO, None]) == {ANA: "ana", BETO: "Alguien"}
+        await seat(2, "Ana María")
+        assert (await ctx.names(guild, [ANA]))[ANA] == "ana", "kept for a while"
+        now[0] += NAMES_FOR
+        assert (await ctx.names(guild, [ANA]))[ANA] == "Ana María", "the last seat's name, read again"
+    finally:
+        await store.close()
