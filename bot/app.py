@@ -254,6 +254,7 @@ class CuarentaBot(commands.AutoShardedBot):
         self.tournaments.presenter = self.tournament_presenter
         self.organizer = OrganizerService(self.store, self.leagues, self.tournaments,
                                           OrganizerDiscord(self, self.tables, budget=budget))
+        self.league_presenter.notes = self.tournament_presenter.notes = self.organizer.reasons
         self.competition_settings = CompetitionSettings(self.store)
         self.web_links = WebLinks(self.store.db, self.settings.web_base_url)
         clock = self.tables.clock

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.engine import PRESET_NAMES
 from bot.i18n import lang_of, message, t
 from bot.tables import TableError
+from bot.tables.errors import NoTableHereError
 from bot.ui import answer, permissions
 from bot.ui.actions import Actions
 
@@ -98,6 +99,19 @@ async def say(interaction: discord.Interaction, text: str, **kwargs: Any) -> Non
     await answer.reply(interaction, text, **kwargs)
 
 
+def thread_tables_hint(interaction: discord.Interaction, lang: str) -> str | None:
+    """When a table command finds no table in a text channel whose threads hold tables (a server that plays
+    its tables in threads), the refusal that names those threads (at most five); else None."""
+    threads = getattr(interaction.channel, "threads", None)  # a text channel's threads the bot knows
+    tables = getattr(interaction.client, "tables", None)
+    if not threads or tables is None:
+        return None
+    ids = [thread.id for thread in threads if tables.table_in_channel(thread.id) is not None]
+    if not ids:
+        return None
+    return t("err.no_table_here_threads", lang, threads=" ".join(f"<#{i}>" for i in sorted(ids)[-5:]))
+
+
 async def guard(interaction: discord.Interaction, action: Action, *,
                 explain: Callable[[Exception], Awaitable[Exception]] | None = None,
                 refusal_text: Callable[[TableError, str], str] | None = None,
@@ -135,6 +149,8 @@ async def guard(interaction: discord.Interaction, action: Action, *,
         except TableError as error:
             log.info("interaction %s refused: %s", interaction.id, error.key)
             text = refusal_text(error, lang) if refusal_text else t(error.key, lang, **error.params)
+            if isinstance(error, NoTableHereError):
+                text = thread_tables_hint(interaction, lang) or text
             await say(interaction, text)
         except Exception:
             log.exception("interaction %s failed", interaction.id)

@@ -21,8 +21,11 @@ from bot.houserules.present import settings_lines
 from bot.houserules.service import HouseRules
 from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
+from bot.ratings.rank_store import RankStore
+from bot.ratings.ranks import parse_tiers
 from bot.tables import TableError, TableService
 from bot.ui import answer, boards
+from bot.ui.rank_roles import RankRoles
 from bot.ui.render import Payload
 from bot.web.links import add_link, settings_field
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard
@@ -71,11 +74,19 @@ class LeaderboardCog(commands.Cog):
     def __init__(self, bot: CuarentaBot) -> None:
         self.bot = bot
         self._moved: list[app_commands.Command | app_commands.Group] = []
+        self._ranks: RankRoles | None = None
 
     @property
     def service(self) -> TableService:
         """The bot's table service."""
         return self.bot.tables
+
+    @property
+    def ranks(self) -> RankRoles:
+        """The servers' rank roles (created, given and taken by the bot where an admin turned them on)."""
+        if self._ranks is None:
+            self._ranks = RankRoles(self.bot, self.ratings, RankStore(self.service.store.db))
+        return self._ranks
 
     @property
     def ratings(self) -> Ratings:
@@ -93,6 +104,8 @@ class LeaderboardCog(commands.Cog):
         self.__cog_app_commands__ = []  # not top-level commands: the group holds them
         self.bot.actions.boards = self
         self.bot.add_dynamic_items(*boards.BOARD_ITEMS)
+        if not self.bot.sync_only:  # no database when only the command tree is built
+            self.ratings.on_rated_players = self.ranks.notice
 
     async def cog_unload(self) -> None:
         """Take the commands out of ``/cuarenta`` again."""
@@ -103,6 +116,10 @@ class LeaderboardCog(commands.Cog):
         self._moved.clear()
         self.bot.actions.boards = None
         self.bot.remove_dynamic_items(*boards.BOARD_ITEMS)
+        if self._ranks is not None:
+            if self.ratings.on_rated_players == self._ranks.notice:
+                self.ratings.on_rated_players = None
+            self._ranks.close()
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
@@ -321,6 +338,8 @@ class LeaderboardCog(commands.Cog):
                          reset=command_text("reset", "opt.reset.name"), preset=command_text("preset", "opt.default_preset.name"),
                          house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"),
                          tables_in=command_text("tables_in", "opt.table_place.name"),
+                         roles=command_text("rank_roles", "opt.rank_roles.name"),
+                         rank_tiers=command_text("rank_tiers", "opt.rank_tiers.name"),
                          web=command_text("web", "opt.web.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
@@ -335,6 +354,10 @@ class LeaderboardCog(commands.Cog):
                                                     "opt.house_rated.desc"),
                            tables_in=command_text("Where /cuarenta new opens a table (default: the channel)",
                                                   "opt.table_place.desc"),
+                           roles=command_text("Rank roles by rating (on: the bot needs Manage Roles)",
+                                              "opt.rank_roles.desc"),
+                           rank_tiers=command_text("Rank tiers, lowest first: name and rating, e.g. Bronze 0, Silver 1550",
+                                                   "opt.rank_tiers.desc"),
                            web=command_text("The server's public web pages: leaderboard, profiles, replays",
                                             "opt.web.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES,
@@ -344,12 +367,19 @@ class LeaderboardCog(commands.Cog):
                        active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
                        preset: str | None = None, house: str | None = None,
                        house_rated: bool | None = None, tables_in: str | None = None,
+                       roles: bool | None = None,
+                       rank_tiers: app_commands.Range[str, 1, 300] | None = None,
                        web: bool | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
         under house rules are rated; ``tables_in``: where ``/cuarenta new`` opens a table, ``channel`` or
-        ``thread`` (`bot.ratings.Settings.table_place`); ``web``: the server's public web pages on or off
-        (`bot.web`)."""
+        ``thread`` (`bot.ratings.Settings.table_place`); ``roles``: turn rank roles on (the bot creates
+        the tiers' roles, in the server's language, and gives them after each rated chica; refused with the
+        reason when it lacks Manage Roles or a role above them, before any other change) or off (it
+        deletes the roles it created); ``rank_tiers``: the admin's tiers, ``"Bronce 0, Plata 1550, …"``
+        (`bot.ratings.ranks.parse_tiers`; refused with ``err.rank_tiers_bad`` before any change), which turns
+        rank roles on with those names and thresholds, replacing the bot's rank roles of before; ``web``: the
+        server's public web pages on or off (`bot.web`)."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -368,6 +398,20 @@ class LeaderboardCog(commands.Cog):
             if tables_in is not None:
                 changes["table_place"] = tables_in
             houses = HouseRules(self.service)
+            guild = interaction.guild
+            tiers = None
+            if rank_tiers is not None:
+                if roles is False:
+                    raise TableError("err.rank_tiers_off")
+                try:
+                    tiers = parse_tiers(rank_tiers)
+                except ValueError as error:
+                    raise TableError("err.rank_tiers_bad") from error
+            if (roles is not None or tiers is not None) and guild is not None:  # first: a refusal changes nothing
+                if roles is not False:
+                    await self.ranks.turn_on(guild, await self.service.public_language(guild_id), tiers)
+                else:
+                    await self.ranks.turn_off(guild)
             if house == "save":  # checked before any change: a refusal changes nothing
                 await houses.save_default(guild_id, self.service.table_in_channel(interaction.channel_id or 0))
             current = await self.ratings.set_settings(guild_id, **changes)  # validates first: a refusal changes nothing
@@ -381,12 +425,13 @@ class LeaderboardCog(commands.Cog):
             if web is not None:
                 await links.set_pages(guild_id, web)
             changed = (bool(changes) or language is not None or house is not None or house_rated is not None
-                       or web is not None)
+                       or roles is not None or rank_tiers is not None or web is not None)
             if changes or language is not None:
                 self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
-            payload = boards.settings_payload(current, lang, changed=changed, house=words)
+            ranks = await self.ranks.describe(guild, lang) if guild is not None else None
+            payload = boards.settings_payload(current, lang, changed=changed, house=words, ranks=ranks)
             payload = settings_field(payload, await links.pages_on(guild_id), await links.leaderboard(guild_id), lang)
             await self._send(interaction, payload, ephemeral=True)
 

@@ -5,7 +5,7 @@ server's language."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -21,7 +21,7 @@ from .board_picture import table_picture
 from .items import LeagueButton
 from .league_repo import Fixture, League
 from .leagues import LeagueService
-from .live_messages import LiveMessages, message_link
+from .live_messages import FixtureNotes, LiveMessages, message_link
 from .message_repo import CompetitionMessageRepo
 from .referee import Place
 
@@ -88,6 +88,12 @@ def fixture_line(league: League, f: Fixture, lang: str) -> str:
     return t("league.fx_pending", lang, a=a, b=b)
 
 
+def with_note(line: str, reason: str | None, lang: str) -> str:
+    """A fixture's line, with the organizer's reason on a line under it when there is one (R: results
+    entered or corrected by hand say why, in the round message too)."""
+    return line if not reason else line + "\n" + t("organizer.note_line", lang, reason=clean(reason))
+
+
 def signup_payload(league: League, lang: str) -> Payload:
     """The sign-up message: the league's terms, who signed up, the sign-up and close buttons."""
     mode = t(f"queue.mode.{league.mode}", lang)
@@ -111,12 +117,14 @@ def signup_payload(league: League, lang: str) -> Payload:
     return Payload(embed=embed, view=view)
 
 
-def round_payload(league: League, lang: str, rnd: int, standings: str | None = None) -> Payload:
-    """Round ``rnd``'s message: its fixtures (and bye), a link to the standings message (``standings``), and
-    while the round is being played (the league running, ``rnd`` its current round, a fixture without a
-    result) its deadline and «Jugar». Its content (the mentions) is the caller's."""
+def round_payload(league: League, lang: str, rnd: int, standings: str | None = None,
+                  notes: Mapping[int, str] | None = None) -> Payload:
+    """Round ``rnd``'s message: its fixtures (and bye), each with the organizer's reason under it when its
+    result was entered or corrected by hand (``notes``: fixture id → reason), a link to the standings message
+    (``standings``), and while the round is being played (the league running, ``rnd`` its current round, a
+    fixture without a result) its deadline and «Jugar». Its content (the mentions) is the caller's."""
     fixtures = [f for f in league.fixtures if f.round == rnd]
-    lines = [fixture_line(league, f, lang) for f in fixtures]
+    lines = [with_note(fixture_line(league, f, lang), (notes or {}).get(f.id), lang) for f in fixtures]
     if rnd in league.byes:
         lines.append(t("league.bye", lang, name=_name(league, league.byes[rnd])))
     live = league.status == "running" and rnd == league.current_round and any(not f.resolved for f in fixtures)
@@ -176,6 +184,8 @@ class LeagueDiscord:
         self.leagues = leagues
         self.live = LiveMessages(client, CompetitionMessageRepo(leagues.repo.store.db), "league", budget=budget,
                                  sleep=sleep, delay=delay)
+        self.notes: FixtureNotes | None = None
+        """Where the organizer's reasons come from (set by the bot when the organizer's tools are loaded)."""
 
     def _channel(self, league: League) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
@@ -212,7 +222,8 @@ class LeagueDiscord:
             lang = await self.tables.public_language(league.guild_id)
             if key == STANDINGS:
                 return standings_payload(self.leagues, league, lang)
-            return round_payload(league, lang, key, self._standings_link(league))
+            notes = await self.notes("league", league.id) if self.notes is not None else None
+            return round_payload(league, lang, key, self._standings_link(league), notes)
         return render
 
     def _standings_link(self, league: League) -> str | None:

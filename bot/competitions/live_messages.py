@@ -32,6 +32,10 @@ RETRY_AFTER = 30.0
 RETRIES = 5
 """How many times such an edit is tried again before it waits for the competition's next change."""
 
+FixtureNotes = Callable[[str, int], Awaitable[dict[int, str]]]
+"""``await notes(kind, competition_id)``: the organizer's latest reason per fixture (or match) id whose result
+was entered or corrected by hand; ``kind`` is ``league`` or ``tournament``."""
+
 Render = Callable[[int], Awaitable[Payload | None]]
 """Renders the message with a key (a round; 0 the standings or bracket) from the competition's current
 state, or None to leave it as it is."""

@@ -4,7 +4,7 @@ bracket or the Swiss standings as text, the champion, and the thread a match is 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -18,7 +18,8 @@ from bot.ui.words import clean
 
 from .board_picture import table_picture
 from .items import TournamentButton
-from .live_messages import LiveMessages, message_link
+from .league_present import with_note
+from .live_messages import FixtureNotes, LiveMessages, message_link
 from .message_repo import CompetitionMessageRepo
 from .referee import Place
 from .tournaments import Match, Tournament, TournamentService
@@ -66,12 +67,14 @@ BRACKET = 0
 """The key of the bracket (or Swiss standings) message among a tournament's kept-current messages."""
 
 
-def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = None) -> Payload:
-    """Round ``rnd``'s message: its matches, a link to the bracket message (``bracket``), and while the
-    round is being played (the tournament running, ``rnd`` its current round, a match undecided) its
-    deadline and «Jugar». Its content (the mentions) is the caller's."""
+def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = None,
+                  notes: Mapping[int, str] | None = None) -> Payload:
+    """Round ``rnd``'s message: its matches, each with the organizer's reason under it when its result was
+    entered or corrected by hand (``notes``: match id → reason), a link to the bracket message (``bracket``),
+    and while the round is being played (the tournament running, ``rnd`` its current round, a match
+    undecided) its deadline and «Jugar». Its content (the mentions) is the caller's."""
     matches = [m for m in tour.matches if m.round == rnd]
-    lines = [match_line(tour, m, lang) for m in matches]
+    lines = [with_note(match_line(tour, m, lang), (notes or {}).get(m.id), lang) for m in matches]
     live = tour.status == "running" and rnd == tour.current_round and any(not m.resolved for m in matches)
     if live and tour.round_deadline is not None:
         lines += ["", t("league.deadline", lang, when=when_text(tour.round_deadline),
@@ -116,6 +119,8 @@ class TournamentDiscord:
         self.service = service
         self.live = LiveMessages(client, CompetitionMessageRepo(service.store.db), "tournament", budget=budget,
                                  sleep=sleep, delay=delay)
+        self.notes: FixtureNotes | None = None
+        """Where the organizer's reasons come from (set by the bot when the organizer's tools are loaded)."""
 
     def _channel(self, tour: Tournament) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
@@ -170,7 +175,8 @@ class TournamentDiscord:
             if key == BRACKET:
                 return bracket_payload(self.service, tour, lang)
             shown = self.live.known(tour.id, BRACKET)
-            return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None)
+            notes = await self.notes("tournament", tour.id) if self.notes is not None else None
+            return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None, notes)
         return render
 
     async def _ensure_bracket(self, tour: Tournament) -> bool:

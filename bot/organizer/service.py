@@ -60,6 +60,11 @@ class OrganizerService:
         """A league's (or, with ``kind`` ``tournament``, a tournament's) corrections, oldest first."""
         return await self.repo.of(kind, league_id)
 
+    async def reasons(self, kind: str, competition_id: int) -> dict[int, str]:
+        """The organizer's latest reason per fixture (``kind`` ``league``) or match (``tournament``) id whose
+        result was entered or corrected by hand (`bot.competitions.live_messages.FixtureNotes`)."""
+        return {c.fixture_id: c.reason for c in await self.repo.of(kind, competition_id)}
+
     async def ended_tournaments(self, guild_id: int) -> list[Tournament]:
         """A server's finished and cancelled tournaments, whole, newest first."""
         return await self.repo.ended_tournaments(guild_id)

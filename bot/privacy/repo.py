@@ -44,6 +44,7 @@ USER_COLUMNS: dict[str, dict[str, str]] = {
     "tournament_matches": {"a_user": "id", "b_user": "id"},
     "rematch_checks": {"state": "json"},
     "result_corrections": {"by_user": "id"},
+    "rank_members": {"user_id": "id"},
 }
 """Per table, its columns that hold a person: ``id``, ``name`` or ``json`` (see the module docstring)."""
 
@@ -75,6 +76,8 @@ SCHEMA: dict[str, str] = {
     "live_leaderboards": "guild_id",
     "guild_departures": "guild_id",
     "result_corrections": "guild_id",
+    "rank_roles": "guild_id",
+    "rank_members": "guild_id",
 }
 """Every table of the schema (but the migrations' own ``schema_version``) and the column that ties its rows
 to a server: ``guild_id`` directly, or the id of its parent (``table_id`` → ``tables``, ``season_id`` →
@@ -88,7 +91,7 @@ PRUNE_ORDER: tuple[str, ...] = (
     "tournament_matches", "tournament_players", "tournaments",
     "queue_entries", "queue_channels", "queue_pings", "competition_settings", "house_settings", "guild_settings",
     "competition_messages", "live_leaderboards", "rematch_checks", "table_messages", "plays", "mesas", "tables",
-    "guild_departures", "result_corrections",
+    "guild_departures", "result_corrections", "rank_roles", "rank_members",
 )
 """The order `PrivacyRepo.prune_guild` deletes in: children before their parents."""
 

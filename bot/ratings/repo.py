@@ -86,6 +86,9 @@ class Ratings:
         """Observers told ``(guild_id, mode)`` of each chica rated now (e.g. `bot.ratings.live.LiveBoards.changed`),
         right after it is recorded (possibly before the caller's transaction commits: observers only note
         it). They must not block; an observer that raises is logged and the others are still told."""
+        self.on_rated_players: Callable[[int, list[int]], None] | None = None
+        """Told ``(guild_id, user ids)`` once per server after its chicas were rated (the people whose rating
+        changed; the rank roles queue their check). It must not block; if it raises, that is logged."""
 
     def _tell(self, results: Sequence[ChicaResult], done: Sequence[Recorded]) -> None:
         for result, recorded in zip(results, done, strict=False):
@@ -96,6 +99,12 @@ class Ratings:
                     observer(result.guild_id, result.mode)
                 except Exception:
                     log.exception("a ratings observer failed")
+        users = list(dict.fromkeys(c.user_id for r in done if r.rated for c in r.changes))
+        if users and self.on_rated_players is not None:
+            try:
+                self.on_rated_players(results[0].guild_id, users)
+            except Exception:
+                log.exception("a ratings observer failed")
 
     async def _write(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
         """Run the write job ``fn(db, *args)`` atomically: in its own transaction, or, when this task
@@ -141,7 +150,9 @@ class Ratings:
         async def many(db: Database) -> list[Recorded]:
             return [await _record(db, r) for r in results]
         done = await self._write(many)
-        self._tell(results, done)
+        for guild_id in dict.fromkeys(r.guild_id for r in results):
+            picked = [(r, d) for r, d in zip(results, done, strict=True) if r.guild_id == guild_id]
+            self._tell([r for r, _ in picked], [d for _, d in picked])
         return done
 
     # ------------------------------------------------------------------ reads

@@ -321,9 +321,10 @@ def season_started_payload(season: Season, lang: str) -> Payload:
 
 
 def settings_payload(settings: Settings, lang: str, *, changed: bool = False,
-                     house: tuple[str, str] | None = None) -> Payload:
+                     house: tuple[str, str] | None = None, ranks: str | None = None) -> Payload:
     """The server's settings (after a change when ``changed``); ``house``: its default house rules and
-    whether mesas under house rules are rated, in words (`bot.houserules.present.settings_lines`)."""
+    whether mesas under house rules are rated, in words (`bot.houserules.present.settings_lines`);
+    ``ranks``: the rank roles in words (`bot.ui.rank_roles.RankRoles.describe`), None: not shown."""
     on_off = t("settings.on" if settings.rate_bots else "settings.off", lang)
     embed = discord.Embed(title=t("settings.title_changed" if changed else "settings.title", lang), colour=COLOR)
     embed.add_field(name=t("settings.language", lang), value=t(f"language.{settings.language or 'es'}", lang))
@@ -337,6 +338,8 @@ def settings_payload(settings: Settings, lang: str, *, changed: bool = False,
     if house is not None:
         embed.add_field(name=t("settings.house", lang), value=limits.clip(house[0], limits.FIELD_VALUE), inline=False)
         embed.add_field(name=t("settings.house_rated", lang), value=house[1])
+    if ranks is not None:
+        embed.add_field(name=t("settings.ranks", lang), value=limits.clip(ranks, limits.FIELD_VALUE), inline=False)
     return Payload(embed=embed)
 
 

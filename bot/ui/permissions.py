@@ -14,6 +14,10 @@ What the bot does in a server, and the permission each thing takes (nothing else
 - ``attach_files``: the table picture (a PNG on every table message) and the standings picture.
 - ``read_message_history``: reminders are sent as replies to the table message, and a reply needs it.
 
+- ``manage_roles``: only in a server whose admins turned rank roles on (``/cuarenta settings roles``,
+  `RANK_ROLES`): create the tiers' roles, give and take them, delete them when turned off. Not in the
+  invite: a server grants it to the bot when it wants rank roles.
+
 Editing or deleting the bot's own messages, mentioning a player, and using the bot's application emojis
 (the cards) need no permission of their own: application emojis work in every server without Use External
 Emojis (Discord's Emoji resource, "Application-owned emoji").
@@ -49,6 +53,9 @@ COMPETITION_CHANNEL: tuple[str, ...] = ("view_channel", "send_messages", "embed_
                                         "send_messages_in_threads")
 """What the queue, a league or a tournament needs in its channel: its own messages there, and a thread
 per match holding a table (`THREAD_TABLE`, inherited from the channel)."""
+
+RANK_ROLES: tuple[str, ...] = ("manage_roles",)
+"""What rank roles need in the server, asked for only when an admin turns them on (not in `INVITE_NAMES`)."""
 
 
 def _union(*groups: Iterable[str]) -> tuple[str, ...]:

@@ -125,6 +125,19 @@ async def test_a_table_in_a_thread_is_acted_on_only_from_its_thread(world):
     assert world.env.errors == []
 
 
+async def test_a_table_command_in_the_parent_channel_points_to_the_threads_tables(world):
+    await _threads_on(world)
+    before = await world.beto.slash(world.channel, "cuarenta join")
+    assert before.response.content == t("err.no_table_here", "en"), "no table in its threads: the plain refusal"
+    await world.ana.slash(world.channel, "cuarenta new", players=2)
+    thread = _thread_of(world, table_of(world, 1))
+    joined = await world.beto.slash(world.channel, "cuarenta join")
+    assert joined.ephemeral
+    assert joined.response.content == t("err.no_table_here_threads", "en", threads=f"<#{thread.id}>")
+    assert table_of(world, 1).seat_of(world.beto.id) is None
+    assert world.env.errors == []
+
+
 async def test_new_inside_a_thread_opens_the_table_in_that_thread(world):
     await _threads_on(world)
     world.env.backend.create_thread(world.channel.id, "charla", world.ana.id)

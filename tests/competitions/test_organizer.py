@@ -82,6 +82,9 @@ async def test_the_organizer_enters_then_corrects_a_result_and_the_standings_and
     title = t("league.round_title", "es", name="Liga de Quito", round=1, rounds=3)
     [round1] = [m for m in world.channel.history() if m.embeds and m.embeds[0].title == title]
     assert fixture_line(league, fixture, "es") in round1.embeds[0].description, "round 1's message shows the correction"
+    reason = t("organizer.note_line", "es", reason="Se equivocaron de marcador")
+    assert reason in round1.embeds[0].description, "with the organizer's latest reason under the fixture"
+    assert "Jugaron en persona" not in round1.embeds[0].description, "only the latest reason"
     stored = await world.bot.leagues.repo.leagues_of(world.guild.id)
     again = next(f for f in stored[0].fixtures if f.id == fixture.id)
     assert (again.status, again.winner) == ("walkover", b.side_no), "the correction is stored"
@@ -294,6 +297,11 @@ async def test_tournament_results_by_hand_a_refused_correction_the_archive_and_t
     assert moved.response.content.startswith("Done:")
     assert first.winner == first.b_user and pairs(tour, 2) == [(first.b_user, second.b_user)], \
         "the final is unplayed: the new winner takes the place"
+    await world.env.advance_time(30)  # the competition messages' coalesced edits
+    round_title = t("tournament.round_title", "es", name=tour.name, round=1, rounds=tour.total_rounds)
+    [round1] = [m for m in world.channel.history() if m.embeds and m.embeds[0].title == round_title]
+    for why in ("Mal anotado", "No se presentó"):
+        assert t("organizer.note_line", "es", reason=why) in round1.embeds[0].description, why
     stored = await world.bot.store.db.fetch("SELECT a_user, b_user FROM tournament_matches WHERE round = 2")
     assert [(int(r[0]), int(r[1])) for r in stored] == [(first.b_user, second.b_user)]
 

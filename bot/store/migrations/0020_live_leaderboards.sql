@@ -1,4 +1,4 @@
--- Migration 19: the live leaderboard messages an admin pinned with /cuarenta leaderboard pinned:yes, at
+-- Migration 20: the live leaderboard messages an admin pinned with /cuarenta leaderboard pinned:yes, at
 -- most one per server and mode, so that a restarted bot goes on editing them. mode: '1v1' or '2v2'.
 CREATE TABLE live_leaderboards (
     guild_id INTEGER NOT NULL,
