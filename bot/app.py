@@ -46,6 +46,9 @@ from bot.ui.notifier import DiscordNotifier
 from bot.ui.options import OptionCheckedTree
 from bot.ui.picture_workers import PictureWorkers
 from bot.ui.router import ComponentRouter
+from bot.web import WebContext, web_routes
+from bot.web.links import WebLinks
+from bot.web.names import BotDirectory
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +256,7 @@ class CuarentaBot(commands.AutoShardedBot):
                                           OrganizerDiscord(self, self.tables, budget=budget))
         self.league_presenter.notes = self.tournament_presenter.notes = self.organizer.reasons
         self.competition_settings = CompetitionSettings(self.store)
+        self.web_links = WebLinks(self.store.db, self.settings.web_base_url)
         clock = self.tables.clock
         self.live_boards = LiveBoards(LiveBoardRepo(self.store.db), now=clock.now, sleep=clock.sleep)
         self.live_boards.writer = DiscordBoardWriter(self, self.tables, budget=budget)
@@ -278,7 +282,8 @@ class CuarentaBot(commands.AutoShardedBot):
     async def _start_ops(self, metrics: BotMetrics) -> None:
         """What a host sees (`bot.ops`): the metrics read the live tables, the database's error count and
         the workers' queues; the periodic log line of the live tables; discord.py's retried 429s counted;
-        and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz`` and ``/metrics``.
+        and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz``, ``/metrics`` and the web pages
+        of the servers that turned them on (`bot.web`).
 
         Raises:
             bot.ops.PortError: that port cannot be listened on.
@@ -293,7 +298,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self._rate_limit_log = RateLimitLog(metrics)
         self._rate_limit_log.install()
         if self.settings.metrics_port is not None:
-            server = OpsServer(metrics, self.health)
+            pages = WebContext(self.store, self.tables.ratings, BotDirectory(self))
+            server = OpsServer(metrics, self.health, web_routes(pages))
             await server.start(self.settings.metrics_host, self.settings.metrics_port)
             self.ops_server = server
 

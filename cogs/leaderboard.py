@@ -27,6 +27,7 @@ from bot.tables import TableError, TableService
 from bot.ui import answer, boards
 from bot.ui.rank_roles import RankRoles
 from bot.ui.render import Payload
+from bot.web.links import add_link, settings_field
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard
 
 if TYPE_CHECKING:
@@ -171,7 +172,8 @@ class LeaderboardCog(commands.Cog):
                      page: int, lang: str) -> Payload:
         board = await self.ratings.leaderboard(guild_id, mode, season=season, page=page, viewer=interaction.user.id)
         names = await self._names(interaction, [r.user_id for r in board.rows])
-        return boards.leaderboard_payload(board, guild_id, names, lang)
+        url = await self.bot.web_links.leaderboard(guild_id, board.mode, season)
+        return add_link(boards.leaderboard_payload(board, guild_id, names, lang), url, t("web.link", lang))
 
     # ------------------------------------------------------------------ commands
 
@@ -264,7 +266,8 @@ class LeaderboardCog(commands.Cog):
             stats = await self.ratings.stats(interaction.guild_id or 0, who.id)
             users = [who.id, *(stats.partner[:1] if stats.partner else ())]
             payload = boards.stats_payload(stats, await self._names(interaction, users, [who]), lang)
-            await self._send(interaction, payload, ephemeral=True)
+            url = await self.bot.web_links.player(interaction.guild_id or 0, who.id)
+            await self._send(interaction, add_link(payload, url, t("web.link", lang)), ephemeral=True)
 
         await self._guard(interaction, run)
 
@@ -280,7 +283,8 @@ class LeaderboardCog(commands.Cog):
             lines = await self.ratings.history(interaction.guild_id or 0, who.id, limit=10)
             users = [who.id] + [u for line in lines for u in (*line.partners, *line.opponents)]
             payload = boards.history_payload(who.id, lines, await self._names(interaction, users, [who]), lang)
-            await self._send(interaction, payload, ephemeral=True)
+            url = await self.bot.web_links.player(interaction.guild_id or 0, who.id)
+            await self._send(interaction, add_link(payload, url, t("web.link", lang)), ephemeral=True)
 
         await self._guard(interaction, run)
 
@@ -335,7 +339,8 @@ class LeaderboardCog(commands.Cog):
                          house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"),
                          tables_in=command_text("tables_in", "opt.table_place.name"),
                          roles=command_text("rank_roles", "opt.rank_roles.name"),
-                         rank_tiers=command_text("rank_tiers", "opt.rank_tiers.name"))
+                         rank_tiers=command_text("rank_tiers", "opt.rank_tiers.name"),
+                         web=command_text("web", "opt.web.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
                            min_games=command_text("Rated chicas needed for a rank on the leaderboard", "opt.min_games.desc"),
@@ -352,7 +357,9 @@ class LeaderboardCog(commands.Cog):
                            roles=command_text("Rank roles by rating (on: the bot needs Manage Roles)",
                                               "opt.rank_roles.desc"),
                            rank_tiers=command_text("Rank tiers, lowest first: name and rating, e.g. Bronze 0, Silver 1550",
-                                                   "opt.rank_tiers.desc"))
+                                                   "opt.rank_tiers.desc"),
+                           web=command_text("The server's public web pages: leaderboard, profiles, replays",
+                                            "opt.web.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES,
                           tables_in=PLACE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
@@ -361,7 +368,8 @@ class LeaderboardCog(commands.Cog):
                        preset: str | None = None, house: str | None = None,
                        house_rated: bool | None = None, tables_in: str | None = None,
                        roles: bool | None = None,
-                       rank_tiers: app_commands.Range[str, 1, 300] | None = None) -> None:
+                       rank_tiers: app_commands.Range[str, 1, 300] | None = None,
+                       web: bool | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
         under house rules are rated; ``tables_in``: where ``/cuarenta new`` opens a table, ``channel`` or
@@ -370,7 +378,8 @@ class LeaderboardCog(commands.Cog):
         reason when it lacks Manage Roles or a role above them, before any other change) or off (it
         deletes the roles it created); ``rank_tiers``: the admin's tiers, ``"Bronce 0, Plata 1550, …"``
         (`bot.ratings.ranks.parse_tiers`; refused with ``err.rank_tiers_bad`` before any change), which turns
-        rank roles on with those names and thresholds, replacing the bot's rank roles of before."""
+        rank roles on with those names and thresholds, replacing the bot's rank roles of before; ``web``: the
+        server's public web pages on or off (`bot.web`)."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -412,15 +421,19 @@ class LeaderboardCog(commands.Cog):
                 await houses.clear_default(guild_id)
             if house_rated is not None:
                 await houses.set_rated(guild_id, house_rated)
+            links = self.bot.web_links
+            if web is not None:
+                await links.set_pages(guild_id, web)
             changed = (bool(changes) or language is not None or house is not None or house_rated is not None
-                       or roles is not None or rank_tiers is not None)
+                       or roles is not None or rank_tiers is not None or web is not None)
             if changes or language is not None:
                 self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
             ranks = await self.ranks.describe(guild, lang) if guild is not None else None
-            await self._send(interaction, boards.settings_payload(current, lang, changed=changed, house=words,
-                                                                  ranks=ranks), ephemeral=True)
+            payload = boards.settings_payload(current, lang, changed=changed, house=words, ranks=ranks)
+            payload = settings_field(payload, await links.pages_on(guild_id), await links.leaderboard(guild_id), lang)
+            await self._send(interaction, payload, ephemeral=True)
 
         await self._guard(interaction, run)
 
