@@ -26,7 +26,7 @@ from bot.i18n import t
 from bot.ui.picture.text import fit_text
 
 from .swiss import SwissRow
-from .tournament_model import Match, Tournament
+from .tournament_model import Match, Tournament, swiss_table
 
 WIDTH = 600
 """Width of the canvas, design pixels (the table picture's width)."""
@@ -295,9 +295,10 @@ def swiss_layout(tour: Tournament, standings: list[SwissRow[int]], lang: str, *,
     return SwissLayout(WIDTH, height, title, header, header_y, tuple(out), tuple(rounds), name, champion_y, line)
 
 
-def tournament_layout(tour: Tournament, standings: list[SwissRow[int]], lang: str, *, all_rounds: bool = True,
+def tournament_layout(tour: Tournament, lang: str, *, all_rounds: bool = True,
                       champion: int | None = None) -> BracketLayout | SwissLayout:
-    """The bracket of an elimination tournament, or the standings and rounds of a Swiss one."""
+    """The bracket of an elimination tournament, or the standings (`tournament_model.swiss_table`) and rounds
+    of a Swiss one; ``champion`` the winner's user id once finished (else None)."""
     if tour.format == "swiss":
-        return swiss_layout(tour, standings, lang, all_rounds=all_rounds, champion=champion)
+        return swiss_layout(tour, swiss_table(tour), lang, all_rounds=all_rounds, champion=champion)
     return elimination_layout(tour, lang, champion)

@@ -17,6 +17,8 @@ from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
 from .board_picture import table_picture
+from .bracket import tournament_layout
+from .bracket_draw import bracket_picture
 from .items import TournamentButton
 from .live_messages import LiveMessages, message_link
 from .message_repo import CompetitionMessageRepo
@@ -64,6 +66,8 @@ def board_text(service: TournamentService, tour: Tournament, lang: str) -> str:
 
 BRACKET = 0
 """The key of the bracket (or Swiss standings) message among a tournament's kept-current messages."""
+BRACKET_FILE = "cuadro.png"
+"""The bracket picture's file name in the bracket message (the embed's image)."""
 
 
 def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = None) -> Payload:
@@ -164,11 +168,28 @@ class TournamentDiscord:
         except discord.HTTPException as exc:
             log.info("tournament %d: sign-up not edited (%s %s)", tour.id, exc.status, exc.code)
 
+    async def _bracket(self, tour: Tournament, lang: str) -> Payload:
+        """The bracket message with its picture (`bracket_draw.bracket_picture`): laid out here, from the
+        state of now, drawn off the event loop (the table service's offload: worker processes). Without
+        the picture when drawing it fails (logged): the text says it all."""
+        payload = bracket_payload(self.service, tour, lang)
+        champion = self.service.champion(tour) if tour.status == "finished" else None
+        layout = tournament_layout(tour, lang, all_rounds=False, champion=champion)
+        try:
+            png = await self.tables.offload(bracket_picture, layout)
+        except Exception:
+            log.exception("tournament %d: the bracket picture failed", tour.id)
+            return payload
+        assert payload.embed is not None
+        payload.embed.set_image(url=f"attachment://{BRACKET_FILE}")
+        payload.files = [(BRACKET_FILE, png)]
+        return payload
+
     def _renderer(self, tour: Tournament) -> Callable[[int], Awaitable[Payload | None]]:
         async def render(key: int) -> Payload | None:
             lang = await self.tables.public_language(tour.guild_id)
             if key == BRACKET:
-                return bracket_payload(self.service, tour, lang)
+                return await self._bracket(tour, lang)
             shown = self.live.known(tour.id, BRACKET)
             return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None)
         return render
@@ -182,7 +203,7 @@ class TournamentDiscord:
             lang = await self.tables.public_language(tour.guild_id)
 
             async def bracket() -> Payload:
-                return bracket_payload(self.service, tour, lang)
+                return await self._bracket(tour, lang)
             posted = await self.live.post(tour.id, tour.guild_id, tour.channel_id, BRACKET, bracket)
         if posted is not None:
             await self.live.pin(posted, tour.channel_id)
