@@ -61,7 +61,7 @@ def elimination(n: int, *, best_of: int = 3, played: int = 99) -> Tournament:
                     ((1, 0) if slot % 2 == 0 else (0, 1))
                 m.status, m.winner = "done", a if m.wins_a > m.wins_b else b
             elif slot == 0:
-                m.status, m.wins_a = "playing", 1 if best_of == 3 else 0
+                m.status, m.wins_a, m.table_id = "playing", 1 if best_of == 3 else 0, 12
             made.append(m)
         tour.matches += made
         tour.current_round = rnd
