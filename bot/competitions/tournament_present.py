@@ -20,7 +20,7 @@ from .board_picture import table_picture
 from .bracket import tournament_layout
 from .bracket_draw import bracket_picture
 from .items import TournamentButton
-from .live_messages import LiveMessages, message_link
+from .live_messages import LiveMessages, PageUrl, message_link, page_of, with_page_link
 from .message_repo import CompetitionMessageRepo
 from .referee import Place
 from .tournaments import Match, Tournament, TournamentService
@@ -120,6 +120,8 @@ class TournamentDiscord:
         self.service = service
         self.live = LiveMessages(client, CompetitionMessageRepo(service.store.db), "tournament", budget=budget,
                                  sleep=sleep, delay=delay)
+        self.page_url: PageUrl | None = None
+        """The servers' web pages (set by the bot): the bracket message links its tournament's page."""
 
     def _channel(self, tour: Tournament) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
@@ -171,8 +173,12 @@ class TournamentDiscord:
     async def _bracket(self, tour: Tournament, lang: str) -> Payload:
         """The bracket message with its picture (`bracket_draw.bracket_picture`): laid out here, from the
         state of now, drawn off the event loop (the table service's offload: worker processes). Without
-        the picture when drawing it fails (logged): the text says it all."""
+        the picture when drawing it fails (logged): the text says it all. With a link button to the
+        tournament's web page when the server has pages."""
         payload = bracket_payload(self.service, tour, lang)
+        if tour.status != "cancelled":
+            url = await page_of(self.page_url, tour.guild_id, f"tournaments/{tour.id}")
+            with_page_link(payload, url, t("web.bracket_link", lang))
         champion = self.service.champion(tour) if tour.status == "finished" else None
         layout = tournament_layout(tour, lang, all_rounds=False, champion=champion)
         try:
@@ -265,7 +271,11 @@ class TournamentDiscord:
                 embed.set_image(url="attachment://tabla.png")
             except Exception:
                 log.exception("tournament %d: the standings picture failed", tour.id)
-        await self._send(tour, Payload(embed=embed, files=files))
+        payload = Payload(embed=embed, files=files)
+        if tour.status == "finished":
+            url = await page_of(self.page_url, tour.guild_id, f"tournaments/{tour.id}")
+            with_page_link(payload, url, t("web.bracket_link", lang))
+        await self._send(tour, payload)
 
     async def make_channel(self, tour: Tournament, m: Match) -> Place:
         """A public thread of the tournament channel for the match's table («… · ronda N · a vs b»)."""
