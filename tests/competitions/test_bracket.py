@@ -265,3 +265,20 @@ async def test_a_bracket_made_by_the_tournament_service(store, tables, clock):
         title = groups[(m.round, m.slot)].find(f"{SVG}title").text
         assert tour.name_of(m.a_user) in title
         assert ("W" in title) == (m.b_user is not None), "a walkover's W, none for a bye"
+
+
+def test_two_players_and_names_the_font_lacks_or_that_look_like_markup():
+    tour = elimination(2, played=0)
+    tour.players[0].name = "<b>Ana</b> 🎉"
+    tour.players[1].name = "🎲🎲"
+    layout = elimination_layout(tour, "pt")
+    (box,) = layout.boxes
+    assert box.w > 300 and [label.text for label in layout.labels if label.role == "header"] == ["Final"]
+    assert box.a.shown == "<b>Ana</b>" and box.b.shown == "", "characters the font lacks are dropped"
+    image = Image.open(io.BytesIO(bracket_picture(layout)))
+    assert image.size == (layout.width, layout.height)
+    svg = bracket_svg(layout)
+    root = parse(svg)  # well-formed: the names are escaped
+    assert "<b>" not in svg and "&lt;b&gt;Ana&lt;/b&gt;" in svg
+    title = next(iter(match_groups(root).values())).find(f"{SVG}title").text
+    assert "<b>Ana</b> 🎉" in title and "🎲🎲" in title, "the full names stay in the title"
