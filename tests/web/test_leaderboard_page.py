@@ -64,3 +64,18 @@ async def test_without_web_base_url_the_settings_say_so_and_no_link_is_posted(wo
     assert link_urls(shown.response) == []
     status, _ = await get(world.bot, f"/s/{world.guild.id}/leaderboard")
     assert status == 200, "the pages are served all the same"
+
+
+async def test_pages_speak_the_servers_language_and_run_no_script(world):
+    table_id = await play_rated_mesa(world)
+    await turn_on(world)
+    expected = {"es": ("es", "Clasificación 1v1", "Jugada 1 de"), "en": ("en", "Leaderboard 1v1", "Play 1 of"),
+                "pt": ("pt-BR", "Ranking 1v1", "Jogada 1 de")}
+    for lang, (html_lang, board_title, replay_footer) in expected.items():
+        await world.bot.tables.set_public_language(world.guild.id, lang)
+        _, board = await get(world.bot, f"/s/{world.guild.id}/leaderboard?mode=1v1")
+        _, replay = await get(world.bot, f"/s/{world.guild.id}/mesas/{table_id}")
+        assert f'<html lang="{html_lang}">' in board and board_title in board, lang
+        assert replay_footer in replay, lang
+        for html in (board, replay):
+            assert "<script" not in html.lower()
