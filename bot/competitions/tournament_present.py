@@ -3,6 +3,7 @@ bracket or the Swiss standings as text, the champion, and the thread a match is 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -172,7 +173,8 @@ class TournamentDiscord:
 
     async def _bracket(self, tour: Tournament, lang: str) -> Payload:
         """The bracket message with its picture (`bracket_draw.bracket_picture`): laid out here, from the
-        state of now, drawn off the event loop (the table service's offload: worker processes). Without
+        state of now, drawn in a thread (about 40 ms of Pillow, once per result; not in the computer
+        players' worker processes, which never import discord, nor the table pictures' workers). Without
         the picture when drawing it fails (logged): the text says it all. With a link button to the
         tournament's web page when the server has pages."""
         payload = bracket_payload(self.service, tour, lang)
@@ -182,7 +184,7 @@ class TournamentDiscord:
         champion = self.service.champion(tour) if tour.status == "finished" else None
         layout = tournament_layout(tour, lang, all_rounds=False, champion=champion)
         try:
-            png = await self.tables.offload(bracket_picture, layout)
+            png = await asyncio.to_thread(bracket_picture, layout)
         except Exception:
             log.exception("tournament %d: the bracket picture failed", tour.id)
             return payload
