@@ -106,6 +106,9 @@ class BracketLayout:
     lines: tuple[tuple[tuple[int, int], ...], ...]
     champion: str | None
     best_of: int
+    cuts: tuple[int, ...] = ()
+    """The ``y`` between two stacked sections (none for three rounds or fewer): where the picture posted
+    in Discord is cut into one picture per section, each readable at phone width."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,7 @@ def elimination_layout(tour: Tournament, lang: str, champion: int | None = None)
                     bold=True)]
     boxes: list[Box] = []
     lines: list[tuple[tuple[int, int], ...]] = []
+    cuts: list[int] = []
     y = TITLE_H
     for r0, r1, s0, m0 in _sections(rounds):
         span = r1 - r0 + 1
@@ -248,6 +252,8 @@ def elimination_layout(tour: Tournament, lang: str, champion: int | None = None)
                         feed = top + round(PITCH * (step * j + k * step // 2 + (step // 2 - 1) / 2)) + BOX_H // 2
                         lines.append(((x - COL_GAP, feed), (mid, feed), (mid, centre), (x, centre)))
         y = top + m0 * PITCH - BOX_GAP + SECTION_GAP
+        cuts.append(y - SECTION_GAP // 2)
+    cuts.pop()
     name = tour.name_of(champion) if champion is not None else None
     height = y - SECTION_GAP + PAD
     if name is not None:
@@ -255,7 +261,8 @@ def elimination_layout(tour: Tournament, lang: str, champion: int | None = None)
         labels.append(Label(fit_text(text, 28, WIDTH - 2 * PAD - 70, True), PAD + 60, height + CHAMPION_H // 2, 28,
                             "champion", bold=True))
         height += CHAMPION_H + PAD
-    return BracketLayout(WIDTH, height, title, tuple(labels), tuple(boxes), tuple(lines), name, tour.best_of)
+    return BracketLayout(WIDTH, height, title, tuple(labels), tuple(boxes), tuple(lines), name, tour.best_of,
+                         tuple(cuts))
 
 
 SWISS_LINE = 40

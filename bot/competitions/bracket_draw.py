@@ -142,6 +142,22 @@ def _draw_swiss(layout: SwissLayout) -> Image.Image:
     return image
 
 
+def bracket_pictures(layout: BracketLayout | SwissLayout) -> list[bytes]:
+    """The pictures posted in Discord: `bracket_picture` cut at the layout's ``cuts`` into one PNG per
+    section (top to bottom, the title on the first, the champion on the last), a section joined to the one
+    above while the two are no taller than wide: each 600 px wide and short enough for Discord to show it
+    whole at phone width (an embed's image fits 300 px of height). One PNG when the bracket has three
+    rounds or fewer, or is Swiss. Pure: may run in a thread."""
+    image = _draw_bracket(layout) if isinstance(layout, BracketLayout) else _draw_swiss(layout)
+    edges = [0]
+    for cut in (*(layout.cuts if isinstance(layout, BracketLayout) else ()), image.height):
+        if len(edges) > 1 and cut - edges[-2] <= image.width:
+            edges[-1] = cut  # this section joins the one above: together still no taller than wide
+        else:
+            edges.append(cut)
+    return [_png(image.crop((0, top, image.width, bottom))) for top, bottom in zip(edges, edges[1:], strict=False)]
+
+
 def bracket_picture(layout: BracketLayout | SwissLayout) -> bytes:
     """The PNG of a bracket or Swiss layout, ``layout.width`` × ``layout.height`` pixels (600 px wide; an
     8-player bracket 600 × 468, so a phone showing it 290 px wide draws its smallest text at 11.6 px).

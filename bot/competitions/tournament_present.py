@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -19,7 +20,7 @@ from bot.ui.words import clean
 
 from .board_picture import table_picture
 from .bracket import tournament_layout
-from .bracket_draw import bracket_picture
+from .bracket_draw import bracket_pictures
 from .items import TournamentButton
 from .live_messages import LiveMessages, PageUrl, message_link, page_of, with_page_link
 from .message_repo import CompetitionMessageRepo
@@ -108,6 +109,46 @@ def bracket_payload(service: TournamentService, tour: Tournament, lang: str) -> 
                                        description=limits.clip(body, limits.EMBED_DESCRIPTION)))
 
 
+def picture_name(index: int) -> str:
+    """The file name of the bracket's ``index``-th picture (0: `BRACKET_FILE`; then ``cuadro-2.png`` …)."""
+    return BRACKET_FILE if index == 0 else BRACKET_FILE.replace(".png", f"-{index + 1}.png")
+
+
+@dataclass
+class BracketPayload(Payload):
+    """The bracket message with its pictures: the first is the embed's image, each other one the image of
+    an embed of its own under it (``more``: a bracket of 16 players or more, cut into sections that each
+    read at phone width). Sent and edited as one message, in one write."""
+
+    more: list[discord.Embed] = field(default_factory=list)
+
+    @classmethod
+    def with_pictures(cls, payload: Payload, pngs: list[bytes]) -> BracketPayload:
+        """``payload`` (an embed message) with ``pngs`` attached and shown, top to bottom (at most 10)."""
+        if payload.embed is None or not pngs:
+            return cls(content=payload.content, embed=payload.embed, view=payload.view, files=payload.files)
+        pngs = pngs[:10]
+        names = [picture_name(i) for i in range(len(pngs))]
+        payload.embed.set_image(url=f"attachment://{names[0]}")
+        more = [discord.Embed(colour=COLOR).set_image(url=f"attachment://{name}") for name in names[1:]]
+        return cls(content=payload.content, embed=payload.embed, view=payload.view,
+                   files=list(zip(names, pngs, strict=True)), more=more)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """`Payload.send_kwargs` with every embed."""
+        out = super().send_kwargs()
+        if self.more and "embed" in out:
+            out["embeds"] = [out.pop("embed"), *self.more]
+        return out
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """`Payload.edit_kwargs` with every embed."""
+        out = super().edit_kwargs()
+        if self.more and self.embed is not None:
+            out["embeds"] = [self.embed, *self.more]
+        return out
+
+
 class TournamentDiscord:
     """Implements `bot.competitions.tournaments.TournamentPresenter` with the bot token. Its round messages
     and its bracket message are kept current (`LiveMessages`: stored ids, coalesced edits in the write
@@ -184,14 +225,11 @@ class TournamentDiscord:
         champion = self.service.champion(tour) if tour.status == "finished" else None
         layout = tournament_layout(tour, lang, all_rounds=False, champion=champion)
         try:
-            png = await asyncio.to_thread(bracket_picture, layout)
+            pngs = await asyncio.to_thread(bracket_pictures, layout)
         except Exception:
             log.exception("tournament %d: the bracket picture failed", tour.id)
             return payload
-        assert payload.embed is not None
-        payload.embed.set_image(url=f"attachment://{BRACKET_FILE}")
-        payload.files = [(BRACKET_FILE, png)]
-        return payload
+        return BracketPayload.with_pictures(payload, pngs)
 
     def _renderer(self, tour: Tournament) -> Callable[[int], Awaitable[Payload | None]]:
         async def render(key: int) -> Payload | None:

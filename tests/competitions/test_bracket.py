@@ -41,7 +41,7 @@ def elimination(n: int, *, best_of: int = 3, played: int = 99) -> Tournament:
     rounds up to ``played`` decided (best of 3: 2–1 for the upper slot, 0–2 for the lower), then the first
     match of the next round in play at 1–0."""
     tour = Tournament(7, 1, 2, "Copa Quito", "elimination", 0, best_of, "quito", 3, "walkover", "running", 3)
-    tour.players = [Player(100 + i, NAMES[i], seed=i + 1) for i in range(n)]
+    tour.players = [Player(100 + i, NAMES[i] if i < len(NAMES) else f"Jugador {i + 1}", seed=i + 1) for i in range(n)]
     size = 2 ** tour.total_rounds
     order = bracket_order(size)
     by_seed = {p.seed: p.user_id for p in tour.players}
