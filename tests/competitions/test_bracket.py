@@ -19,7 +19,7 @@ from bot.competitions.bracket import (
     swiss_layout,
     tournament_layout,
 )
-from bot.competitions.bracket_draw import bracket_picture, bracket_svg
+from bot.competitions.bracket_draw import bracket_picture, bracket_pictures, bracket_svg
 from bot.competitions.tournament_model import (
     Match,
     Player,
@@ -282,3 +282,19 @@ def test_two_players_and_names_the_font_lacks_or_that_look_like_markup():
     assert "<b>" not in svg and "&lt;b&gt;Ana&lt;/b&gt;" in svg
     title = next(iter(match_groups(root).values())).find(f"{SVG}title").text
     assert "<b>Ana</b> 🎉" in title and "🎲🎲" in title, "the full names stay in the title"
+
+
+@pytest.mark.parametrize(("players", "pictures"), [(8, 1), (16, 2), (32, 5)])
+def test_the_discord_pictures_are_the_sections_each_no_taller_than_wide(players, pictures):
+    layout = elimination_layout(elimination(players, played=1), "en")
+    whole = Image.open(io.BytesIO(bracket_picture(layout))).convert("RGB")
+    parts = [Image.open(io.BytesIO(png)).convert("RGB") for png in bracket_pictures(layout)]
+    assert len(parts) == pictures
+    assert all(p.width == layout.width and p.height <= p.width for p in parts)
+    top = 0
+    for part in parts:  # the pictures, stacked, are the whole bracket
+        assert part.tobytes() == whole.crop((0, top, whole.width, top + part.height)).tobytes()
+        top += part.height
+    assert top == layout.height
+    for box in layout.boxes:  # no box is cut in two
+        assert not any(box.y < cut < box.y + box.h for cut in layout.cuts)
