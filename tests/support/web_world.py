@@ -82,7 +82,11 @@ async def _inline(func: Any, *args: Any) -> Any:
     return func(*args)
 
 
-class _Builder:
+class Builder:
+    """The services that play for real, over ``store``, without Discord: a `TableService`, a
+    `LeagueService` and a `TournamentService` on one `ManualClock` (``clock``; advance it to reach a
+    deadline), plays chosen by a `random.Random` of ``seed``. `close` stops the services (not the store)."""
+
     def __init__(self, store: Store, seed: int) -> None:
         self.rng = random.Random(seed)
         self.clock = ManualClock()
@@ -97,6 +101,7 @@ class _Builder:
             self.clock.watch(service._tasks)
 
     async def close(self) -> None:
+        """Stop the services (the store stays open)."""
         await self.tours.close()
         await self.leagues.close()
         await self.tables.close()
@@ -161,7 +166,7 @@ class _Builder:
 async def build(path: str, *, seed: int = 35) -> WebWorld:
     """Fill a new SQLite database at ``path`` (see the module's docstring); what is in it."""
     store = await Store.open(path)
-    b = _Builder(store, seed)
+    b = Builder(store, seed)
     world = WebWorld(path=path, names={**{v: k for k, v in PLAYERS.items()}, **{v: k for k, v in OTHERS.items()}})
     try:
         world.mesas += await b.mesas(GUILD, CHANNEL, PLAYERS, 6)
@@ -183,7 +188,7 @@ async def build(path: str, *, seed: int = 35) -> WebWorld:
     return world
 
 
-async def _league(b: _Builder, guild: int, channel: int, people: dict[str, int], names: list[str], *,
+async def _league(b: Builder, guild: int, channel: int, people: dict[str, int], names: list[str], *,
                   deadline: bool) -> int:
     """A 1 v 1 league of ``names`` played to its champion; with ``deadline``, the last round's first fixture
     is decided at the deadline (one side pressed «Jugar», the other never did: a walkover)."""
@@ -207,7 +212,7 @@ async def _league(b: _Builder, guild: int, channel: int, people: dict[str, int],
     return league.id
 
 
-async def _tournament(b: _Builder, guild: int, channel: int, people: dict[str, int], names: list[str],
+async def _tournament(b: Builder, guild: int, channel: int, people: dict[str, int], names: list[str],
                       fmt: str, best_of: int) -> int:
     """A tournament of ``names`` played out to its champion (Swiss: 3 rounds)."""
     organizer = people[names[0]]
