@@ -6,7 +6,8 @@ over aiohttp's websocket client (no WebDriver, nothing downloaded at run time).
 - `Chromium`: one browser process (a fresh profile in a temporary directory, no network of its own: no
   updates, sync, QUIC or background requests), started once and stopped at the end.
 - `Chromium.load(url, width)`: the page in a new tab of that width, once its ``load`` event fired; a
-  `Loaded` with its HTTP status, its text, its widths and a PNG screenshot of the whole page.
+  `Loaded` with its HTTP status, its text, its widths and a PNG screenshot of the whole page. The browser's
+  cache is off: every load asks the server.
 
 A width under 600 px is loaded as a phone (``mobile`` emulation: the page's ``<meta name="viewport">`` is
 honoured, as on a phone, and a page without one is laid out 980 px wide, so it scrolls sideways).
@@ -210,6 +211,7 @@ class Chromium:
             await cdp.send("Emulation.setDeviceMetricsOverride", sid, width=width, height=height,
                            deviceScaleFactor=1, mobile=mobile)
             await cdp.send("Network.enable", sid)
+            await cdp.send("Network.setCacheDisabled", sid, cacheDisabled=True)  # every load asks the server
             await cdp.send("Page.enable", sid)
             frame = (await cdp.send("Page.navigate", sid, url=url))
             if frame.get("errorText"):

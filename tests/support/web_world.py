@@ -169,6 +169,7 @@ async def build(path: str, *, seed: int = 35) -> WebWorld:
     b = Builder(store, seed)
     world = WebWorld(path=path, names={**{v: k for k, v in PLAYERS.items()}, **{v: k for k, v in OTHERS.items()}})
     try:
+        await b.tables.ratings.set_settings(GUILD, min_games=4)  # some players ranked, some provisional
         world.mesas += await b.mesas(GUILD, CHANNEL, PLAYERS, 6)
         await b.tables.ratings.start_season(GUILD, "Temporada 2")
         world.mesas += await b.mesas(GUILD, CHANNEL, PLAYERS, 6)
