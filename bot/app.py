@@ -28,6 +28,8 @@ from bot.ops import BotMetrics, OpsServer, Pulse, RateLimitLog
 from bot.ops.pulse import PULSE_EVERY
 from bot.organizer import OrganizerDiscord, OrganizerService
 from bot.privacy import PrivacyService
+from bot.ratings.live import LiveBoards
+from bot.ratings.live_repo import LiveBoardRepo
 from bot.store import Store
 from bot.store.messages import TableMessages
 from bot.tables import TableService
@@ -39,10 +41,14 @@ from bot.ui.budget import RequestRate, WriteBudget
 from bot.ui.emojis import CardEmojis
 from bot.ui.faces import CardFaces
 from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.live_board import DiscordBoardWriter
 from bot.ui.notifier import DiscordNotifier
 from bot.ui.options import OptionCheckedTree
 from bot.ui.picture_workers import PictureWorkers
 from bot.ui.router import ComponentRouter
+from bot.web import WebContext, web_routes
+from bot.web.links import WebLinks
+from bot.web.names import BotDirectory
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +129,7 @@ class CuarentaBot(commands.AutoShardedBot):
     tournaments: TournamentService
     tournament_presenter: TournamentDiscord
     competition_settings: CompetitionSettings
+    live_boards: LiveBoards
     actions: Actions
     request_rate: RequestRate
     privacy: PrivacyService
@@ -248,6 +255,11 @@ class CuarentaBot(commands.AutoShardedBot):
         self.organizer = OrganizerService(self.store, self.leagues, self.tournaments,
                                           OrganizerDiscord(self, self.tables, budget=budget))
         self.competition_settings = CompetitionSettings(self.store)
+        self.web_links = WebLinks(self.store.db, self.settings.web_base_url)
+        clock = self.tables.clock
+        self.live_boards = LiveBoards(LiveBoardRepo(self.store.db), now=clock.now, sleep=clock.sleep)
+        self.live_boards.writer = DiscordBoardWriter(self, self.tables, budget=budget)
+        self.tables.ratings.on_rated.append(self.live_boards.changed)
         self.privacy = PrivacyService(self.store, self.tables.clock, prune_days=self.settings.prune_days_after_leave,
                                       forget_tables=self.tables.forget_ended_with)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -257,6 +269,7 @@ class CuarentaBot(commands.AutoShardedBot):
         await self.queue.load()
         await self.leagues.load()
         await self.tournaments.load()
+        await self.live_boards.load()
         await self._start_ops(metrics)
         self.privacy.start()
         if self.settings.guild_id:
@@ -268,7 +281,8 @@ class CuarentaBot(commands.AutoShardedBot):
     async def _start_ops(self, metrics: BotMetrics) -> None:
         """What a host sees (`bot.ops`): the metrics read the live tables, the database's error count and
         the workers' queues; the periodic log line of the live tables; discord.py's retried 429s counted;
-        and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz`` and ``/metrics``.
+        and, when ``METRICS_PORT`` is set, the HTTP port of ``/healthz``, ``/metrics`` and the web pages
+        of the servers that turned them on (`bot.web`).
 
         Raises:
             bot.ops.PortError: that port cannot be listened on.
@@ -283,7 +297,8 @@ class CuarentaBot(commands.AutoShardedBot):
         self._rate_limit_log = RateLimitLog(metrics)
         self._rate_limit_log.install()
         if self.settings.metrics_port is not None:
-            server = OpsServer(metrics, self.health)
+            pages = WebContext(self.store, self.tables.ratings, BotDirectory(self))
+            server = OpsServer(metrics, self.health, web_routes(pages))
             await server.start(self.settings.metrics_host, self.settings.metrics_port)
             self.ops_server = server
 
@@ -335,6 +350,7 @@ class CuarentaBot(commands.AutoShardedBot):
             await self.tournaments.close()
             await self.league_presenter.live.close()
             await self.tournament_presenter.live.close()
+            await self.live_boards.close()
             await self.privacy.close()
             await self.tables.close()
             await self.notifier.close()

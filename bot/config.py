@@ -36,6 +36,9 @@ Variables (see `.env.example`):
     METRICS_PORT: the TCP port of the health check and Prometheus metrics (``/healthz``, ``/metrics``;
         `docs/metrics.md`), 0 to 65535 (0: any free port); unset or blank (the default): no HTTP server.
     METRICS_HOST: the address that port listens on, default ``127.0.0.1`` (``0.0.0.0`` in a container).
+        The same port serves the web pages of the servers that turned them on (``/s/<server>/…``, `bot.web`).
+    WEB_BASE_URL: the public root of those pages as the bot links them (``https://cuarenta.example.org``,
+        behind the host's own proxy), an ``http://`` or ``https://`` URL; unset (the default): no link posted.
     PRUNE_DAYS_AFTER_LEAVE: days after the bot leaves (or is removed from) a server before every row of
         that server is deleted: its tables and mesas, ratings, competitions, settings (default 30; a whole
         number from 1 to 3650). The bot coming back before then cancels it. See ``docs/PRIVACY.md``.
@@ -182,6 +185,9 @@ class Settings:
     """The port of ``/healthz`` and ``/metrics`` (`bot.ops.http`); None: no HTTP server; 0: any free port."""
     metrics_host: str = "127.0.0.1"
     """The address ``metrics_port`` listens on."""
+    web_base_url: str = ""
+    """The public root of the web pages (`bot.web`) as the bot links them, no trailing ``/`` (for example
+    ``https://cuarenta.example.org``); empty: the bot posts no link to a page."""
     prune_days_after_leave: int = 30
     """Days after the bot left a server before that server's data is deleted (`bot.privacy`)."""
 
@@ -209,7 +215,8 @@ class Settings:
                 ``postgresql://`` URL, SHARD_IDS and SHARD_COUNT are not a valid range (`_shards`), or
                 DISCORD_API_BASE is not an ``http://`` or ``https://`` URL, or
                 METRICS_PORT is not a port number (0 to 65535), or
-                PRUNE_DAYS_AFTER_LEAVE is not a whole number from 1 to 3650.
+                PRUNE_DAYS_AFTER_LEAVE is not a whole number from 1 to 3650, or
+                WEB_BASE_URL is not an ``http://`` or ``https://`` URL.
         """
         if load_dotenv_file and environ is None:
             from dotenv import load_dotenv
@@ -239,6 +246,9 @@ class Settings:
         prune_raw = (env.get("PRUNE_DAYS_AFTER_LEAVE") or "").strip() or "30"
         if not (prune_raw.isascii() and prune_raw.isdigit()) or not 1 <= int(prune_raw) <= 3650:
             raise ConfigError(f"PRUNE_DAYS_AFTER_LEAVE must be a whole number of days from 1 to 3650, not {prune_raw!r}")
+        web_base = (env.get("WEB_BASE_URL") or "").strip().rstrip("/")
+        if web_base and (not web_base.startswith(("http://", "https://")) or web_base.endswith("://")):
+            raise ConfigError(f"WEB_BASE_URL must be an http:// or https:// URL (unset: no links), not {web_base[:40]!r}")
         return cls(
             database_url=url,
             token=(env.get("DISCORD_TOKEN") or "").strip(),
@@ -255,4 +265,5 @@ class Settings:
             metrics_port=int(port_raw) if port_raw else None,
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
             prune_days_after_leave=int(prune_raw),
+            web_base_url=web_base,
         )

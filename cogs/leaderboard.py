@@ -19,10 +19,12 @@ from discord.ext import commands
 
 from bot.houserules.present import settings_lines
 from bot.houserules.service import HouseRules
+from bot.i18n import t
 from bot.ratings import NoCurrentSeasonError, Ratings, RatingsError, Season, SeasonClose, UnknownSeasonError
 from bot.tables import TableError, TableService
 from bot.ui import answer, boards
 from bot.ui.render import Payload
+from bot.web.links import add_link, settings_field
 from cogs.common import LANGUAGE_CHOICES, PRESET_CHOICES, Action, command_error_text, command_text, guard
 
 if TYPE_CHECKING:
@@ -153,29 +155,62 @@ class LeaderboardCog(commands.Cog):
                      page: int, lang: str) -> Payload:
         board = await self.ratings.leaderboard(guild_id, mode, season=season, page=page, viewer=interaction.user.id)
         names = await self._names(interaction, [r.user_id for r in board.rows])
-        return boards.leaderboard_payload(board, guild_id, names, lang)
+        url = await self.bot.web_links.leaderboard(guild_id, board.mode, season)
+        return add_link(boards.leaderboard_payload(board, guild_id, names, lang), url, t("web.link", lang))
 
     # ------------------------------------------------------------------ commands
 
     @app_commands.command(name=command_text("leaderboard", "cmd.leaderboard.name"),
                           description=command_text("This server's rating leaderboard", "cmd.leaderboard.desc"))
-    @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"))
+    @app_commands.rename(mode=command_text("mode", "opt.mode.name"), season=command_text("season", "opt.season.name"),
+                         pinned=command_text("pinned", "opt.pinned.name"))
     @app_commands.describe(mode=command_text("1v1 or 2v2 (default: the one played most here)", "opt.mode.desc"),
-                           season=command_text("A season number (default: the current one)", "opt.season.desc"))
+                           season=command_text("A season number (default: the current one)", "opt.season.desc"),
+                           pinned=command_text("Post a leaderboard the bot keeps current here, or remove it "
+                                               "(Manage Server)", "opt.pinned.desc"))
     @app_commands.choices(mode=MODE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, mode: str | None = None,
-                          season: app_commands.Range[int, 1, 100000] | None = None) -> None:
+                          season: app_commands.Range[int, 1, 100000] | None = None,
+                          pinned: bool | None = None) -> None:
         """Post a leaderboard page (public, in the server's language) with ◀ ▶ and the 1v1/2v2 switch;
-        without ``mode``, on the mode with the most rated chicas this season (`Ratings.busiest_mode`)."""
+        without ``mode``, on the mode with the most rated chicas this season (`Ratings.busiest_mode`).
+        With ``pinned`` (Manage Server): post the live leaderboard of the mode in this channel, which the
+        bot keeps current (`bot.ratings.live`), or, ``pinned`` false, remove the server's live one of the
+        mode (of both without ``mode``); answered ephemerally."""
 
         async def run(lang: str) -> None:
             guild_id = interaction.guild_id or 0
+            if pinned is not None:
+                await self._live(interaction, guild_id, mode, pinned, lang)
+                return
             public = await self.service.public_language(guild_id)
             shown = mode or await self.ratings.busiest_mode(guild_id)
             payload = await self._board(interaction, guild_id, shown, season, 0, public)
             await self._send(interaction, payload, ephemeral=False)
 
-        await self._guard(interaction, run, public=True)
+        await self._guard(interaction, run, public=pinned is None)
+
+    def _standings_changed(self, guild_id: int) -> None:
+        """A season started or ended, or a leaderboard setting changed: the server's live boards are due an
+        edit."""
+        for choice in MODE_CHOICES:
+            self.bot.live_boards.changed(guild_id, choice.value)
+
+    async def _live(self, interaction: discord.Interaction, guild_id: int, mode: str | None, pinned: bool,
+                    lang: str) -> None:
+        """Pin or remove a live leaderboard (Manage Server, from the interaction's permissions)."""
+        self._require_manager(interaction)
+        live = self.bot.live_boards
+        if pinned:
+            shown = mode or await self.ratings.busiest_mode(guild_id)
+            if await live.pin(guild_id, shown, interaction.channel_id or 0) is None:
+                raise TableError("err.live_board_failed")
+            text = t("board.live_posted", lang, mode=shown)
+        else:
+            removed = await live.unpin(guild_id, [mode] if mode else [c.value for c in MODE_CHOICES])
+            text = (t("board.live_removed", lang, modes=", ".join(b.mode for b in removed)) if removed
+                    else t("board.live_none", lang))
+        await self._send(interaction, Payload(content=text), ephemeral=True)
 
     async def on_board(self, interaction: discord.Interaction, guild_id: int, season: int | None, mode: str,
                        page: int) -> None:
@@ -214,7 +249,8 @@ class LeaderboardCog(commands.Cog):
             stats = await self.ratings.stats(interaction.guild_id or 0, who.id)
             users = [who.id, *(stats.partner[:1] if stats.partner else ())]
             payload = boards.stats_payload(stats, await self._names(interaction, users, [who]), lang)
-            await self._send(interaction, payload, ephemeral=True)
+            url = await self.bot.web_links.player(interaction.guild_id or 0, who.id)
+            await self._send(interaction, add_link(payload, url, t("web.link", lang)), ephemeral=True)
 
         await self._guard(interaction, run)
 
@@ -230,7 +266,8 @@ class LeaderboardCog(commands.Cog):
             lines = await self.ratings.history(interaction.guild_id or 0, who.id, limit=10)
             users = [who.id] + [u for line in lines for u in (*line.partners, *line.opponents)]
             payload = boards.history_payload(who.id, lines, await self._names(interaction, users, [who]), lang)
-            await self._send(interaction, payload, ephemeral=True)
+            url = await self.bot.web_links.player(interaction.guild_id or 0, who.id)
+            await self._send(interaction, add_link(payload, url, t("web.link", lang)), ephemeral=True)
 
         await self._guard(interaction, run)
 
@@ -247,6 +284,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.start_season(interaction.guild_id or 0, name)
+            self._standings_changed(interaction.guild_id or 0)
             if isinstance(result, Season):
                 payload = boards.season_started_payload(result, public)
             else:
@@ -265,6 +303,7 @@ class LeaderboardCog(commands.Cog):
             self._require_manager(interaction)
             public = await self.service.public_language(interaction.guild_id or 0)
             result = await self.ratings.end_season(interaction.guild_id or 0)
+            self._standings_changed(interaction.guild_id or 0)
             await self._send(interaction, await self._closed_payload(interaction, result, public), ephemeral=False)
 
         await self._guard(interaction, run)
@@ -281,7 +320,8 @@ class LeaderboardCog(commands.Cog):
                          active_days=command_text("active_days", "opt.active_days.name"),
                          reset=command_text("reset", "opt.reset.name"), preset=command_text("preset", "opt.default_preset.name"),
                          house=command_text("house_rules", "opt.house.name"), house_rated=command_text("house_rated", "opt.house_rated.name"),
-                         tables_in=command_text("tables_in", "opt.table_place.name"))
+                         tables_in=command_text("tables_in", "opt.table_place.name"),
+                         web=command_text("web", "opt.web.name"))
     @app_commands.describe(language=command_text("Language of public messages", "opt.settings_language.desc"),
                            rated_bots=command_text("Rate games with computer players", "opt.rated_bots.desc"),
                            min_games=command_text("Rated chicas needed for a rank on the leaderboard", "opt.min_games.desc"),
@@ -294,18 +334,22 @@ class LeaderboardCog(commands.Cog):
                            house_rated=command_text("Whether tables with house rules are rated (default: no)",
                                                     "opt.house_rated.desc"),
                            tables_in=command_text("Where /cuarenta new opens a table (default: the channel)",
-                                                  "opt.table_place.desc"))
+                                                  "opt.table_place.desc"),
+                           web=command_text("The server's public web pages: leaderboard, profiles, replays",
+                                            "opt.web.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES, preset=PRESET_CHOICES, house=HOUSE_CHOICES,
                           tables_in=PLACE_CHOICES)
     async def settings(self, interaction: discord.Interaction, language: str | None = None,
                        rated_bots: bool | None = None, min_games: app_commands.Range[int, 0, 1000] | None = None,
                        active_days: app_commands.Range[int, 0, 3650] | None = None, reset: str | None = None,
                        preset: str | None = None, house: str | None = None,
-                       house_rated: bool | None = None, tables_in: str | None = None) -> None:
+                       house_rated: bool | None = None, tables_in: str | None = None,
+                       web: bool | None = None) -> None:
         """Show the settings, or change the ones given (Manage Server). ``house``: ``save`` this channel's
         table's house rules as the server's default, or ``clear`` them; ``house_rated``: whether mesas
         under house rules are rated; ``tables_in``: where ``/cuarenta new`` opens a table, ``channel`` or
-        ``thread`` (`bot.ratings.Settings.table_place`)."""
+        ``thread`` (`bot.ratings.Settings.table_place`); ``web``: the server's public web pages on or off
+        (`bot.web`)."""
 
         async def run(lang: str) -> None:
             self._require_manager(interaction)
@@ -333,11 +377,18 @@ class LeaderboardCog(commands.Cog):
                 await houses.clear_default(guild_id)
             if house_rated is not None:
                 await houses.set_rated(guild_id, house_rated)
-            changed = bool(changes) or language is not None or house is not None or house_rated is not None
+            links = self.bot.web_links
+            if web is not None:
+                await links.set_pages(guild_id, web)
+            changed = (bool(changes) or language is not None or house is not None or house_rated is not None
+                       or web is not None)
+            if changes or language is not None:
+                self._standings_changed(guild_id)
             setting = await self.service.house.get(guild_id)
             words = settings_lines(setting.house, setting.rated, current.default_preset, lang)
-            await self._send(interaction, boards.settings_payload(current, lang, changed=changed, house=words),
-                             ephemeral=True)
+            payload = boards.settings_payload(current, lang, changed=changed, house=words)
+            payload = settings_field(payload, await links.pages_on(guild_id), await links.leaderboard(guild_id), lang)
+            await self._send(interaction, payload, ephemeral=True)
 
         await self._guard(interaction, run)
 

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.i18n import t
 from bot.replays import REPLAY_ITEMS, load, step_payload
 from bot.replays.source import UnknownMesaError
 from bot.store import Store
-from bot.tables import ForeignObjectError
+from bot.tables import ForeignObjectError, Table
 from bot.ui import answer
 from bot.ui.actions import Actions
+from bot.ui.render import Payload
+from bot.web.links import add_link
 from cogs.common import GroupedCog, command_text
 
 if TYPE_CHECKING:
@@ -44,6 +47,11 @@ class ReplaysCog(GroupedCog):
         """The bot's database."""
         return self.bot.store
 
+    async def _linked(self, payload: Payload, table: Table, lang: str) -> Payload:
+        """``payload`` with a link to the mesa's replay page when its server has pages (`bot.web`)."""
+        url = await self.bot.web_links.mesa(table.guild_id, table.id)
+        return add_link(payload, url, t("web.link", lang))
+
     @app_commands.command(name=command_text("replay", "cmd.replay.name"),
                           description=command_text("Replay a finished mesa from this server, play by play",
                                                    "cmd.replay.desc"))
@@ -56,7 +64,8 @@ class ReplaysCog(GroupedCog):
 
         async def run(lang: str) -> None:
             shown = await load(self.store, interaction.guild_id or 0, mesa)
-            await answer.reply(interaction, **step_payload(shown, 0, lang, faces=self.bot.faces).send_kwargs())
+            payload = await self._linked(step_payload(shown, 0, lang, faces=self.bot.faces), shown.table, lang)
+            await answer.reply(interaction, **payload.send_kwargs())
 
         await self._guard(interaction, run)
 
@@ -68,7 +77,8 @@ class ReplaysCog(GroupedCog):
                 shown = await load(self.store, interaction.guild_id or 0, table_id)
             except UnknownMesaError:  # a replay's buttons name a mesa of this server only
                 raise ForeignObjectError() from None
-            await answer.edit_own(interaction, step_payload(shown, step, lang, faces=self.bot.faces))
+            payload = await self._linked(step_payload(shown, step, lang, faces=self.bot.faces), shown.table, lang)
+            await answer.edit_own(interaction, payload)
 
         await self._guard(interaction, run)
 

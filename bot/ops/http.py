@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 Health = Callable[[], Awaitable[str | None]]
 """``await health()``: None while healthy, else a one-word reason."""
 
+Routes = Callable[[web.Application], None]
+"""``routes(app)``: adds more routes to the port's application before it listens (the web pages, `bot.web`)."""
+
 
 class PortError(RuntimeError):
     """The health check and metrics port cannot be listened on (taken, or an address not of this host)."""
@@ -36,11 +39,13 @@ class OpsServer:
 
     Args:
         metrics: what ``/metrics`` serves. health: what ``/healthz`` asks (`Health`).
+        routes: adds more routes (`Routes`; the web pages), or None.
     """
 
-    def __init__(self, metrics: BotMetrics, health: Health) -> None:
+    def __init__(self, metrics: BotMetrics, health: Health, routes: Routes | None = None) -> None:
         self._metrics = metrics
         self._health = health
+        self._routes = routes
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         """The port listened on once `start` returned (the one the system chose for port 0)."""
@@ -54,6 +59,8 @@ class OpsServer:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._serve_metrics)
+        if self._routes is not None:
+            self._routes(app)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         try:

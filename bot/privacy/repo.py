@@ -72,6 +72,7 @@ SCHEMA: dict[str, str] = {
     "competition_settings": "guild_id",
     "house_settings": "guild_id",
     "competition_messages": "guild_id",
+    "live_leaderboards": "guild_id",
     "guild_departures": "guild_id",
     "result_corrections": "guild_id",
 }
@@ -86,8 +87,8 @@ PRUNE_ORDER: tuple[str, ...] = (
     "league_byes", "league_fixtures", "league_sides", "leagues",
     "tournament_matches", "tournament_players", "tournaments",
     "queue_entries", "queue_channels", "queue_pings", "competition_settings", "house_settings", "guild_settings",
-    "competition_messages", "rematch_checks", "table_messages", "plays", "mesas", "tables", "guild_departures",
-    "result_corrections",
+    "competition_messages", "live_leaderboards", "rematch_checks", "table_messages", "plays", "mesas", "tables",
+    "guild_departures", "result_corrections",
 )
 """The order `PrivacyRepo.prune_guild` deletes in: children before their parents."""
 

@@ -23,6 +23,7 @@ returns are in `bot.ratings.model`, the queries by kind of record in
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -64,6 +65,8 @@ from .stats import _history, _stats
 
 _T = TypeVar("_T")
 
+log = logging.getLogger(__name__)
+
 
 # ---------------------------------------------------------------------------------------- the repository
 
@@ -79,6 +82,20 @@ class Ratings:
     def __init__(self, db: Database, clock: Callable[[], datetime] = _now) -> None:
         self._db = db
         self._clock = clock
+        self.on_rated: list[Callable[[int, str], None]] = []
+        """Observers told ``(guild_id, mode)`` of each chica rated now (e.g. `bot.ratings.live.LiveBoards.changed`),
+        right after it is recorded (possibly before the caller's transaction commits: observers only note
+        it). They must not block; an observer that raises is logged and the others are still told."""
+
+    def _tell(self, results: Sequence[ChicaResult], done: Sequence[Recorded]) -> None:
+        for result, recorded in zip(results, done, strict=False):
+            if not recorded.rated:
+                continue
+            for observer in self.on_rated:
+                try:
+                    observer(result.guild_id, result.mode)
+                except Exception:
+                    log.exception("a ratings observer failed")
 
     async def _write(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
         """Run the write job ``fn(db, *args)`` atomically: in its own transaction, or, when this task
@@ -114,14 +131,18 @@ class Ratings:
         Raises:
             RatingsError: that (table_id, chica_number) is already stored for another guild.
         """
-        return await self._write(_record, result)
+        done = await self._write(_record, result)
+        self._tell([result], [done])
+        return done
 
     async def record_chicas(self, results: Sequence[ChicaResult]) -> list[Recorded]:
         """`record_chica` for several chicas in one transaction, in order (for catching up after a
         restart: pass every `chica_results` of a table; the ones already stored are skipped)."""
         async def many(db: Database) -> list[Recorded]:
             return [await _record(db, r) for r in results]
-        return await self._write(many)
+        done = await self._write(many)
+        self._tell(results, done)
+        return done
 
     # ------------------------------------------------------------------ reads
 
