@@ -300,3 +300,12 @@ def test_the_days_before_a_left_servers_data_is_pruned_default_to_30_and_must_be
     for bad in ("0", "-3", "1.5", "forever", "3651"):
         with pytest.raises(ConfigError, match="PRUNE_DAYS_AFTER_LEAVE"):
             Settings.from_env({"PRUNE_DAYS_AFTER_LEAVE": bad})
+
+
+def test_the_web_base_url_is_empty_unless_set_and_must_be_a_web_address():
+    assert Settings.from_env({}).web_base_url == ""
+    assert Settings.from_env({"WEB_BASE_URL": " https://cuarenta.example.org/ "}).web_base_url == \
+        "https://cuarenta.example.org"
+    for bad in ("cuarenta.example.org", "ftp://x", "https://"):
+        with pytest.raises(ConfigError, match="WEB_BASE_URL"):
+            Settings.from_env({"WEB_BASE_URL": bad})

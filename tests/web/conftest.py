@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import aiohttp
 import pytest
 
 from tests.support.browser import BrowserError, Chromium, find_chromium
+from tests.support.helpers import play_to_end, start_1v1, walk
 from tests.support.web_world import WebWorld, build
 
 BASE_URL = "https://cuarenta.example.org"
@@ -72,3 +74,38 @@ def web_world(web_world_file: WebWorld, tmp_path: Path) -> WebWorld:
     path = tmp_path / "cuarenta-web.db"
     shutil.copyfile(web_world_file.path, path)
     return dataclasses.replace(web_world_file, path=str(path))
+
+
+async def turn_on(world, on: bool = True) -> str:
+    """eva (Manage Server) sets ``web:`` in /cuarenta settings; returns the settings' fields as text."""
+    shown = await world.eva.slash(world.channel, "cuarenta settings", web=on)
+    embed = shown.response.embeds[0]
+    return "\n".join(f"{f.name}: {f.value}" for f in embed.fields)
+
+
+async def play_rated_mesa(world) -> int:
+    """ana and beto play a whole rated 1 v 1 in the world's channel; returns the table id."""
+    table = await start_1v1(world)
+    await play_to_end(world, table.id, {world.ana.id: world.ana, world.beto.id: world.beto})
+    await world.env.settle()
+    return table.id
+
+
+def link_urls(message) -> list[str]:
+    """The URLs of a message's link buttons."""
+    out = []
+    for item in walk(message):
+        url = item.get("url") if isinstance(item, dict) else getattr(item, "url", None)
+        if url:
+            out.append(url)
+    return out
+
+
+def player_hrefs(html: str) -> dict[str, str]:
+    """Shown name → profile path, for every player link of a page."""
+    return {name: href for href, name in re.findall(r'<a href="(/s/\d+/players/\d+)">([^<]+)</a>', html)}
+
+
+def no_user_ids(world, html: str) -> bool:
+    """Whether none of the world's members' ids appears in ``html``."""
+    return not any(str(m.id) in html for m in (world.ana, world.beto, world.caro, world.dani, world.eva))

@@ -6,23 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.web.context import NOT_FOUND_BODY
-from tests.support.helpers import play_to_end, start_1v1
-from tests.web.conftest import BASE_URL, get
-
-
-async def turn_on(world, on: bool = True) -> str:
-    """eva (Manage Server) sets ``web:`` in /cuarenta settings; returns the answer's text."""
-    shown = await world.eva.slash(world.channel, "cuarenta settings", web=on)
-    embed = shown.response.embeds[0]
-    return "\n".join(f"{f.name}: {f.value}" for f in embed.fields)
-
-
-async def play_rated_mesa(world) -> int:
-    """ana and beto play a whole rated 1 v 1; returns the table id."""
-    table = await start_1v1(world)
-    await play_to_end(world, table.id, {world.ana.id: world.ana, world.beto.id: world.beto})
-    await world.env.settle()
-    return table.id
+from tests.web.conftest import BASE_URL, get, link_urls, no_user_ids, play_rated_mesa, turn_on
 
 
 async def test_a_server_that_has_not_opted_in_answers_404_on_every_url(world):
@@ -46,8 +30,7 @@ async def test_the_leaderboard_page_shows_the_bots_own_figures_once_the_server_o
     assert [(name, int(rating)) for _, name, rating in shown] == \
         [({world.ana.id: "ana", world.beto.id: "beto"}[r.user_id], r.rating) for r in board.rows]
     assert html.count("🌱") >= 2, "both are provisional (fewer rated chicas than the minimum)"
-    for user in (world.ana, world.beto, world.eva):
-        assert str(user.id) not in html, "no user id on a page"
+    assert no_user_ids(world, html)
 
     await turn_on(world, False)
     assert await get(world.bot, f"/s/{world.guild.id}/leaderboard") == (404, NOT_FOUND_BODY)
@@ -59,3 +42,40 @@ async def test_the_root_of_a_server_leads_to_its_leaderboard(world):
     assert status == 302
     status, html = await get(world.bot, f"/s/{world.guild.id}/leaderboard")
     assert status == 200 and "Quito Club" in html
+
+
+async def test_the_leaderboard_command_links_the_page_only_when_the_server_has_one(world):
+    await play_rated_mesa(world)
+    shown = await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")
+    assert link_urls(shown.response) == []
+    await turn_on(world)
+    shown = await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")
+    assert link_urls(shown.response) == [f"{BASE_URL}/s/{world.guild.id}/leaderboard?mode=1v1"]
+    status, _ = await get(world.bot, link_urls(shown.response)[0].removeprefix(BASE_URL))
+    assert status == 200
+
+
+async def test_without_web_base_url_the_settings_say_so_and_no_link_is_posted(world):
+    world.bot.web_links.base_url = ""
+    await play_rated_mesa(world)
+    text = await turn_on(world)
+    assert "WEB_BASE_URL" in text
+    shown = await world.ana.slash(world.channel, "cuarenta leaderboard", mode="1v1")
+    assert link_urls(shown.response) == []
+    status, _ = await get(world.bot, f"/s/{world.guild.id}/leaderboard")
+    assert status == 200, "the pages are served all the same"
+
+
+async def test_pages_speak_the_servers_language_and_run_no_script(world):
+    table_id = await play_rated_mesa(world)
+    await turn_on(world)
+    expected = {"es": ("es", "Clasificación 1v1", "Jugada 1 de"), "en": ("en", "Leaderboard 1v1", "Play 1 of"),
+                "pt": ("pt-BR", "Ranking 1v1", "Jogada 1 de")}
+    for lang, (html_lang, board_title, replay_footer) in expected.items():
+        await world.bot.tables.set_public_language(world.guild.id, lang)
+        _, board = await get(world.bot, f"/s/{world.guild.id}/leaderboard?mode=1v1")
+        _, replay = await get(world.bot, f"/s/{world.guild.id}/mesas/{table_id}")
+        assert f'<html lang="{html_lang}">' in board and board_title in board, lang
+        assert replay_footer in replay, lang
+        for html in (board, replay):
+            assert "<script" not in html.lower()
