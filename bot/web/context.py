@@ -127,10 +127,10 @@ class WebContext:
         """
         lang = guild.lang
 
-        def _(key: str, **params: Any) -> str:
+        def _(key: str, /, **params: Any) -> str:
             return t(key, lang, **params)
 
-        def _n(key: str, n: int, **params: Any) -> str:
+        def _n(key: str, n: int, /, **params: Any) -> str:
             return tn(key, n, lang, **params)
 
         html = self.templates.get_template(template).render(
