@@ -256,6 +256,7 @@ class CuarentaBot(commands.AutoShardedBot):
                                           OrganizerDiscord(self, self.tables, budget=budget))
         self.competition_settings = CompetitionSettings(self.store)
         self.web_links = WebLinks(self.store.db, self.settings.web_base_url)
+        self.league_presenter.page_url = self.tournament_presenter.page_url = self.web_links.page
         clock = self.tables.clock
         self.live_boards = LiveBoards(LiveBoardRepo(self.store.db), now=clock.now, sleep=clock.sleep)
         self.live_boards.writer = DiscordBoardWriter(self, self.tables, budget=budget)

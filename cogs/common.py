@@ -88,6 +88,20 @@ def league_words(params: dict[str, object], lang: str) -> dict[str, object]:
     return params
 
 
+async def page_link(bot: CuarentaBot, guild_id: int, path: str, status: str, label: str) -> dict[str, Any]:
+    """``reply`` keyword arguments with a link button to a league's or tournament's web page (``path``:
+    ``"leagues/5"``), or none: no pages on this server, no ``WEB_BASE_URL``, or a cancelled competition
+    (its page is not served)."""
+    if status == "cancelled":
+        return {}
+    url = await bot.web_links.page(guild_id, path)
+    if url is None:
+        return {}
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label[:80]))
+    return {"view": view}
+
+
 async def say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Answer ephemerally, pinging no one (or follow up if already answered): `bot.ui.answer.reply`.
 

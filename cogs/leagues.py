@@ -6,7 +6,7 @@ adds ``result`` and ``export`` to it. ``view`` also shows the archive of ended l
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -30,6 +30,7 @@ from cogs.common import (
     bot_of,
     command_text,
     league_words,
+    page_link,
     require_thread_permissions,
 )
 
@@ -206,7 +207,8 @@ class LeaguesCog(GroupedCog):
                 found = ended[0]
                 if player is None:
                     text = archive_text(self.leagues, found, await self.bot.organizer.history(found.id), lang)
-                    await answer.reply(interaction, limits.clip(f"{text}\n\n{finished_list_text(ended, lang)}", limits.CONTENT))
+                    await answer.reply(interaction, limits.clip(f"{text}\n\n{finished_list_text(ended, lang)}", limits.CONTENT),
+                                       **await self._page(found, lang))
                     return
             if player is not None:
                 await answer.reply(interaction, player_results_text(self.leagues, found, player.id,
@@ -214,7 +216,7 @@ class LeaguesCog(GroupedCog):
                 return
             if found.status in ("finished", "cancelled"):
                 text = archive_text(self.leagues, found, await self.bot.organizer.history(found.id), lang)
-                await answer.reply(interaction, text)
+                await answer.reply(interaction, text, **await self._page(found, lang))
                 return
             lines = [t("league.title", lang, league=found.id, name=found.name)]
             if found.status == "signup":
@@ -227,9 +229,14 @@ class LeaguesCog(GroupedCog):
                 if mine is not None:
                     lines.append(t("league.view_next", lang, line=fixture_line(found, mine, lang)))
                 lines.append(standings_text(self.leagues, found, lang))
-            await answer.reply(interaction, "\n".join(lines))
+            await answer.reply(interaction, "\n".join(lines), **await self._page(found, lang))
 
         await self._guard(interaction, run)
+
+    async def _page(self, league: League, lang: str) -> dict[str, Any]:
+        """A link button to the league's web page, when the server has pages (`page_link`)."""
+        return await page_link(self.bot, league.guild_id, f"leagues/{league.id}", league.status,
+                               t("web.standings_link", lang))
 
     @view.autocomplete("league")
     async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:

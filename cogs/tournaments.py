@@ -6,7 +6,7 @@ shows the archive of ended tournaments and a player's matches."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -28,6 +28,7 @@ from cogs.common import (
     bot_of,
     command_text,
     league_words,
+    page_link,
     require_thread_permissions,
 )
 
@@ -188,20 +189,27 @@ class TournamentsCog(GroupedCog):
                     text = tournament_archive_text(self.service, tour, await organizer.history(tour.id, "tournament"),
                                                    lang)
                     await answer.reply(interaction, limits.clip(f"{text}\n\n{finished_tournaments_text(ended, lang)}",
-                                                                limits.CONTENT))
+                                                                limits.CONTENT), **await self._page(tour, lang))
                     return
             if player is not None:
                 await answer.reply(interaction, tournament_player_text(tour, player.id, player.display_name, lang))
                 return
             if tour.status in ("finished", "cancelled"):
                 await answer.reply(interaction, tournament_archive_text(
-                    self.service, tour, await organizer.history(tour.id, "tournament"), lang))
+                    self.service, tour, await organizer.history(tour.id, "tournament"), lang),
+                    **await self._page(tour, lang))
                 return
             body = (tn("league.view_signup", len(tour.players), lang, count=len(tour.players)) if tour.status == "signup"
                     else board_text(self.service, tour, lang))
-            await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body)
+            await answer.reply(interaction, t("tournament.title", lang, tournament=tour.id, name=tour.name) + "\n" + body,
+                               **await self._page(tour, lang))
 
         await self._guard(interaction, run)
+
+    async def _page(self, tour: Tournament, lang: str) -> dict[str, Any]:
+        """A link button to the tournament's web page, when the server has pages (`page_link`)."""
+        return await page_link(self.bot, tour.guild_id, f"tournaments/{tour.id}", tour.status,
+                               t("web.bracket_link", lang))
 
     @view.autocomplete("tournament")
     async def _view_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[int]]:

@@ -21,7 +21,7 @@ from .board_picture import table_picture
 from .items import LeagueButton
 from .league_repo import Fixture, League
 from .leagues import LeagueService
-from .live_messages import LiveMessages, message_link
+from .live_messages import LiveMessages, PageUrl, message_link, page_of, with_page_link
 from .message_repo import CompetitionMessageRepo
 from .referee import Place
 
@@ -176,6 +176,8 @@ class LeagueDiscord:
         self.leagues = leagues
         self.live = LiveMessages(client, CompetitionMessageRepo(leagues.repo.store.db), "league", budget=budget,
                                  sleep=sleep, delay=delay)
+        self.page_url: PageUrl | None = None
+        """The servers' web pages (set by the bot): the standings message links its league's page."""
 
     def _channel(self, league: League) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(league.channel_id, guild_id=league.guild_id)
@@ -211,9 +213,17 @@ class LeagueDiscord:
         async def render(key: int) -> Payload | None:
             lang = await self.tables.public_language(league.guild_id)
             if key == STANDINGS:
-                return standings_payload(self.leagues, league, lang)
+                return await self._standings(league, lang)
             return round_payload(league, lang, key, self._standings_link(league))
         return render
+
+    async def _standings(self, league: League, lang: str) -> Payload:
+        """The standings message, with a link button to the league's web page when the server has pages."""
+        payload = standings_payload(self.leagues, league, lang)
+        if league.status != "cancelled":
+            url = await page_of(self.page_url, league.guild_id, f"leagues/{league.id}")
+            with_page_link(payload, url, t("web.standings_link", lang))
+        return payload
 
     def _standings_link(self, league: League) -> str | None:
         shown = self.live.known(league.id, STANDINGS)
@@ -227,7 +237,7 @@ class LeagueDiscord:
             lang = await self.tables.public_language(league.guild_id)
 
             async def standings() -> Payload:
-                return standings_payload(self.leagues, league, lang)
+                return await self._standings(league, lang)
             posted = await self.live.post(league.id, league.guild_id, league.channel_id, STANDINGS, standings)
         if posted is not None:
             await self.live.pin(posted, league.channel_id)
@@ -270,10 +280,15 @@ class LeagueDiscord:
 
     async def finished(self, league: League) -> None:
         """The final standings and the champion: the standings message and the last round's message are
-        edited (no deadline, no «Jugar»), and the final standings are posted."""
+        edited (no deadline, no «Jugar»), and the final standings are posted (with a link to the league's
+        web page when the server has pages)."""
         self.live.touch(league.id, (league.current_round, STANDINGS), self._renderer(league))
         lang = await self.tables.public_language(league.guild_id)
-        await self._send(league, final_payload(self.leagues, league, lang))
+        payload = final_payload(self.leagues, league, lang)
+        if league.status == "finished":
+            url = await page_of(self.page_url, league.guild_id, f"leagues/{league.id}")
+            with_page_link(payload, url, t("web.standings_link", lang))
+        await self._send(league, payload)
 
     async def make_channel(self, league: League, fixture: Fixture) -> Place:
         """A public thread of the league channel for the fixture's table.

@@ -13,6 +13,9 @@ from bot.store import Store, storable_id
 from bot.store.db import Database, rows_of
 from bot.tables import TableError
 
+from .standings import MesaResult, Points, Row
+from .standings import table as standings_table
+
 
 class LeagueError(TableError):
     """A refused league action (an i18n key and its parameters)."""
@@ -109,6 +112,15 @@ class League:
     def side_of(self, user_id: int) -> Side | None:
         """The side a user belongs to (accepted or pending), if any."""
         return next((s for s in self.sides if user_id in s.users and not s.removed), None)
+
+
+def league_table(league: League) -> list[Row[int]]:
+    """A league's standings by side number, from its own resolved fixtures and points (`standings.table`):
+    the service's, the messages' and the web page's one table."""
+    results = [MesaResult(f.side_a, f.side_b, f.winner, f.chicas, f.tantos, f.zapateria)
+               for f in league.fixtures if f.resolved]
+    sides = [s.side_no for s in league.sides if s.accepted]
+    return standings_table(sides, results, Points(league.win_points, league.loss_points, league.zapateria_bonus))
 
 
 _LEAGUE_COLS = ("id, guild_id, channel_id, name, mode, preset, double, round_days, win_points, loss_points,"
@@ -213,6 +225,16 @@ class LeagueRepo:
                                     (guild_id,)) as cursor:
             rows = await cursor.fetchall()
         return [await self._whole(row) for row in rows]
+
+    async def league_of(self, guild_id: int, league_id: int) -> League | None:
+        """League ``league_id`` of server ``guild_id`` (any status), whole; None when it is another server's
+        or there is none."""
+        if not storable_id(league_id):
+            return None
+        async with rows_of(self._db, f"SELECT {_LEAGUE_COLS} FROM leagues WHERE id = ? AND guild_id = ?",
+                                    (league_id, guild_id)) as cursor:
+            row = await cursor.fetchone()
+        return await self._whole(row) if row is not None else None
 
     async def _whole(self, row: Sequence[Any]) -> League:  # a database row: the columns of _LEAGUE_COLS
         league = League(int(row[0]), int(row[1]), int(row[2]), str(row[3]), str(row[4]), str(row[5]),

@@ -32,11 +32,10 @@ from bot.tables.timers import Clock, Scheduler
 
 from .background import Background
 from .fixtures import round_robin
-from .league_repo import Fixture, League, LeagueError, LeagueRepo, Side
+from .league_repo import Fixture, League, LeagueError, LeagueRepo, Side, league_table
 from .league_tools import DAY, LeagueOrganizerTools
 from .referee import RECHECK_AFTER, Place, ResultsFromElsewhere, finished_table, table_in_play
-from .standings import MesaResult, Points, Row
-from .standings import table as standings_table
+from .standings import Row
 
 log = logging.getLogger(__name__)
 
@@ -153,12 +152,8 @@ class LeagueService(ResultsFromElsewhere, LeagueOrganizerTools, Background):
         return await self.repo.leagues_of(guild_id)
 
     def standings(self, league: League) -> list[Row[int]]:
-        """The standings by side number (see `bot.competitions.standings.table`)."""
-        results = [MesaResult(f.side_a, f.side_b, f.winner, f.chicas, f.tantos, f.zapateria)
-                   for f in league.fixtures if f.resolved]
-        sides = [s.side_no for s in league.sides if s.accepted]
-        return standings_table(sides, results, Points(league.win_points, league.loss_points,
-                                                      league.zapateria_bonus))
+        """The standings by side number (`league_repo.league_table`, see `bot.competitions.standings.table`)."""
+        return league_table(league)
 
     def next_fixture(self, league: League, user_id: int) -> Fixture | None:
         """The caller's first fixture without a result, from the current round on."""

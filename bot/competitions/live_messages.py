@@ -37,6 +37,34 @@ Render = Callable[[int], Awaitable[Payload | None]]
 state, or None to leave it as it is."""
 
 
+PageUrl = Callable[[int, str], Awaitable[str | None]]
+"""``page_url(guild_id, path)``: the absolute URL of a server's web page (``"leagues/5"``), or None when
+the server has no pages (`bot.web.links.WebLinks.page`)."""
+
+
+def with_page_link(payload: Payload, url: str | None, label: str) -> Payload:
+    """``payload`` with a link button to its web page under its own buttons (none: unchanged). Only for a
+    payload whose view is None or a plain `discord.ui.View` with room."""
+    if url is None:
+        return payload
+    view = payload.view if payload.view is not None else discord.ui.View(timeout=None)
+    if isinstance(view, discord.ui.View) and len(view.children) < 25:
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label[:80]))
+        payload.view = view
+    return payload
+
+
+async def page_of(page_url: PageUrl | None, guild_id: int, path: str) -> str | None:
+    """The URL of a competition's web page, or None (no pages, or the lookup failed: logged)."""
+    if page_url is None:
+        return None
+    try:
+        return await page_url(guild_id, path)
+    except Exception:
+        log.exception("the web page link of %s failed", path)
+        return None
+
+
 def message_link(guild_id: int, shown: Shown) -> str:
     """The message's jump link (``https://discord.com/channels/…``)."""
     return f"https://discord.com/channels/{guild_id}/{shown.channel_id}/{shown.message_id}"

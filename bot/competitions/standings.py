@@ -91,20 +91,24 @@ def table(sides: Sequence[S], results: Sequence[MesaResult[S]], points: Points =
             row.tantos_against += r.tantos[1 - i]
             row.results.append(r)
     order = {s: i for i, s in enumerate(sides)}
-    by_points: dict[int, list[Row[S]]] = {}
-    for row in rows.values():
-        by_points.setdefault(row.points, []).append(row)
-    ranked: list[Row[S]] = []
-    for level in sorted(by_points, reverse=True):
-        group = by_points[level]
-        members = {row.side for row in group}
-
-        def head_to_head(row: Row[S], members: set[S] = members) -> int:
-            return sum(_mesa_points(r, row.side, points) for r in row.results
-                       if {r.a, r.b} <= members and r.a != r.b)
-
-        ranked += sorted(group, key=lambda row: (-head_to_head(row), -row.chica_diff, -row.tantos_diff,
-                                                 order[row.side]))
+    h2h = head_to_head(list(rows.values()), points)
+    ranked = sorted(rows.values(), key=lambda row: (-row.points, -h2h[row.side], -row.chica_diff, -row.tantos_diff,
+                                                    order[row.side]))
     for i, row in enumerate(ranked, start=1):
         row.rank = i
     return ranked
+
+
+def head_to_head(rows: Sequence[Row[S]], points: Points = Points()) -> dict[S, int]:
+    """Each side's head-to-head points, `table`'s first tiebreaker: the points it took in the mesas between
+    the sides level with it on points (itself included; 0 for a side level with nobody).
+
+    Args:
+        rows: every side's row, with its ``results`` (as `table` fills them). points: the league's points.
+    """
+    by_points: dict[int, set[S]] = {}
+    for row in rows:
+        by_points.setdefault(row.points, set()).add(row.side)
+    return {row.side: sum(_mesa_points(r, row.side, points) for r in row.results
+                          if {r.a, r.b} <= by_points[row.points] and r.a != r.b)
+            for row in rows}

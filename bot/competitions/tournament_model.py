@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from bot.tables import TableError
 
+from .swiss import SwissRow, standings
+
 
 class TournamentError(TableError):
     """A refused tournament action (an i18n key and its parameters)."""
@@ -96,3 +98,23 @@ def bracket_order(size: int) -> list[int]:
         n = len(order) * 2
         order = [x for s in order for x in (s, n + 1 - s)]
     return order
+
+
+def swiss_table(t: Tournament) -> list[SwissRow[int]]:
+    """A Swiss tournament's standings from its own matches: points (a win 1, a bye 1), then Buchholz, then
+    seed (`swiss.standings`); the service's, the bracket message's and the web page's one table."""
+    seeds = [p.user_id for p in sorted(t.players, key=lambda p: p.seed)]
+    games = [(m.a_user, m.b_user, m.winner) for m in t.matches
+             if m.resolved and m.a_user is not None and m.b_user is not None]
+    byes = [m.a_user for m in t.matches if m.b_user is None and m.a_user is not None]
+    return standings(seeds, games, byes)
+
+
+def champion_of(t: Tournament) -> int | None:
+    """The winner's user id: the final's winner, or the top of the Swiss standings (None: no final yet, or
+    a double loss in it). Whether the tournament has ended is the caller's to check."""
+    if t.format == "swiss":
+        rows = swiss_table(t)
+        return rows[0].player if rows else None
+    final = [m for m in t.matches if m.round == t.total_rounds]
+    return final[0].winner if final else None

@@ -3,8 +3,10 @@ bracket or the Swiss standings as text, the champion, and the thread a match is 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -17,8 +19,10 @@ from bot.ui.render import Payload, make_view, when_text
 from bot.ui.words import clean
 
 from .board_picture import table_picture
+from .bracket import tournament_layout
+from .bracket_draw import bracket_pictures
 from .items import TournamentButton
-from .live_messages import LiveMessages, message_link
+from .live_messages import LiveMessages, PageUrl, message_link, page_of, with_page_link
 from .message_repo import CompetitionMessageRepo
 from .referee import Place
 from .tournaments import Match, Tournament, TournamentService
@@ -64,6 +68,8 @@ def board_text(service: TournamentService, tour: Tournament, lang: str) -> str:
 
 BRACKET = 0
 """The key of the bracket (or Swiss standings) message among a tournament's kept-current messages."""
+BRACKET_FILE = "cuadro.png"
+"""The bracket picture's file name in the bracket message (the embed's image)."""
 
 
 def round_payload(tour: Tournament, lang: str, rnd: int, bracket: str | None = None) -> Payload:
@@ -103,6 +109,46 @@ def bracket_payload(service: TournamentService, tour: Tournament, lang: str) -> 
                                        description=limits.clip(body, limits.EMBED_DESCRIPTION)))
 
 
+def picture_name(index: int) -> str:
+    """The file name of the bracket's ``index``-th picture (0: `BRACKET_FILE`; then ``cuadro-2.png`` …)."""
+    return BRACKET_FILE if index == 0 else BRACKET_FILE.replace(".png", f"-{index + 1}.png")
+
+
+@dataclass
+class BracketPayload(Payload):
+    """The bracket message with its pictures: the first is the embed's image, each other one the image of
+    an embed of its own under it (``more``: a bracket of 16 players or more, cut into sections that each
+    read at phone width). Sent and edited as one message, in one write."""
+
+    more: list[discord.Embed] = field(default_factory=list)
+
+    @classmethod
+    def with_pictures(cls, payload: Payload, pngs: list[bytes]) -> BracketPayload:
+        """``payload`` (an embed message) with ``pngs`` attached and shown, top to bottom (at most 10)."""
+        if payload.embed is None or not pngs:
+            return cls(content=payload.content, embed=payload.embed, view=payload.view, files=payload.files)
+        pngs = pngs[:10]
+        names = [picture_name(i) for i in range(len(pngs))]
+        payload.embed.set_image(url=f"attachment://{names[0]}")
+        more = [discord.Embed(colour=COLOR).set_image(url=f"attachment://{name}") for name in names[1:]]
+        return cls(content=payload.content, embed=payload.embed, view=payload.view,
+                   files=list(zip(names, pngs, strict=True)), more=more)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """`Payload.send_kwargs` with every embed."""
+        out = super().send_kwargs()
+        if self.more and "embed" in out:
+            out["embeds"] = [out.pop("embed"), *self.more]
+        return out
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """`Payload.edit_kwargs` with every embed."""
+        out = super().edit_kwargs()
+        if self.more and self.embed is not None:
+            out["embeds"] = [self.embed, *self.more]
+        return out
+
+
 class TournamentDiscord:
     """Implements `bot.competitions.tournaments.TournamentPresenter` with the bot token. Its round messages
     and its bracket message are kept current (`LiveMessages`: stored ids, coalesced edits in the write
@@ -116,6 +162,8 @@ class TournamentDiscord:
         self.service = service
         self.live = LiveMessages(client, CompetitionMessageRepo(service.store.db), "tournament", budget=budget,
                                  sleep=sleep, delay=delay)
+        self.page_url: PageUrl | None = None
+        """The servers' web pages (set by the bot): the bracket message links its tournament's page."""
 
     def _channel(self, tour: Tournament) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
@@ -164,11 +212,30 @@ class TournamentDiscord:
         except discord.HTTPException as exc:
             log.info("tournament %d: sign-up not edited (%s %s)", tour.id, exc.status, exc.code)
 
+    async def _bracket(self, tour: Tournament, lang: str) -> Payload:
+        """The bracket message with its picture (`bracket_draw.bracket_picture`): laid out here, from the
+        state of now, drawn in a thread (about 40 ms of Pillow, once per result; not in the computer
+        players' worker processes, which never import discord, nor the table pictures' workers). Without
+        the picture when drawing it fails (logged): the text says it all. With a link button to the
+        tournament's web page when the server has pages."""
+        payload = bracket_payload(self.service, tour, lang)
+        if tour.status != "cancelled":
+            url = await page_of(self.page_url, tour.guild_id, f"tournaments/{tour.id}")
+            with_page_link(payload, url, t("web.bracket_link", lang))
+        champion = self.service.champion(tour) if tour.status == "finished" else None
+        layout = tournament_layout(tour, lang, all_rounds=False, champion=champion)
+        try:
+            pngs = await asyncio.to_thread(bracket_pictures, layout)
+        except Exception:
+            log.exception("tournament %d: the bracket picture failed", tour.id)
+            return payload
+        return BracketPayload.with_pictures(payload, pngs)
+
     def _renderer(self, tour: Tournament) -> Callable[[int], Awaitable[Payload | None]]:
         async def render(key: int) -> Payload | None:
             lang = await self.tables.public_language(tour.guild_id)
             if key == BRACKET:
-                return bracket_payload(self.service, tour, lang)
+                return await self._bracket(tour, lang)
             shown = self.live.known(tour.id, BRACKET)
             return round_payload(tour, lang, key, message_link(tour.guild_id, shown) if shown else None)
         return render
@@ -182,7 +249,7 @@ class TournamentDiscord:
             lang = await self.tables.public_language(tour.guild_id)
 
             async def bracket() -> Payload:
-                return bracket_payload(self.service, tour, lang)
+                return await self._bracket(tour, lang)
             posted = await self.live.post(tour.id, tour.guild_id, tour.channel_id, BRACKET, bracket)
         if posted is not None:
             await self.live.pin(posted, tour.channel_id)
@@ -244,7 +311,11 @@ class TournamentDiscord:
                 embed.set_image(url="attachment://tabla.png")
             except Exception:
                 log.exception("tournament %d: the standings picture failed", tour.id)
-        await self._send(tour, Payload(embed=embed, files=files))
+        payload = Payload(embed=embed, files=files)
+        if tour.status == "finished":
+            url = await page_of(self.page_url, tour.guild_id, f"tournaments/{tour.id}")
+            with_page_link(payload, url, t("web.bracket_link", lang))
+        await self._send(tour, payload)
 
     async def make_channel(self, tour: Tournament, m: Match) -> Place:
         """A public thread of the tournament channel for the match's table («… · ronda N · a vs b»)."""

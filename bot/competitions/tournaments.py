@@ -32,8 +32,16 @@ from bot.tables.timers import Clock, Scheduler
 from .background import Background
 from .referee import RECHECK_AFTER, Place, ResultsFromElsewhere, finished_table, table_in_play
 from .repo import QueueRepo
-from .swiss import SwissRow, pair_round, standings
-from .tournament_model import Match, Player, Tournament, TournamentError, bracket_order
+from .swiss import SwissRow, pair_round
+from .tournament_model import (
+    Match,
+    Player,
+    Tournament,
+    TournamentError,
+    bracket_order,
+    champion_of,
+    swiss_table,
+)
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +130,7 @@ class TournamentService(ResultsFromElsewhere, Background):
 
     def swiss_standings(self, t: Tournament) -> list[SwissRow[int]]:
         """Swiss standings by points, Buchholz, seed (byes one point)."""
-        seeds = [p.user_id for p in sorted(t.players, key=lambda p: p.seed)]
-        games = [(m.a_user, m.b_user, m.winner) for m in t.matches
-                 if m.resolved and m.a_user is not None and m.b_user is not None]
-        byes = [m.a_user for m in t.matches if m.b_user is None and m.a_user is not None]
-        return standings(seeds, games, byes)
+        return swiss_table(t)
 
     # ------------------------------------------------------------------ creating and signing up
 
@@ -258,12 +262,8 @@ class TournamentService(ResultsFromElsewhere, Background):
         await self._start_round(t, t.current_round + 1)
 
     def champion(self, t: Tournament) -> int | None:
-        """The winner: the final's winner, or the top of the Swiss standings."""
-        if t.format == "swiss":
-            rows = self.swiss_standings(t)
-            return rows[0].player if rows else None
-        final = [m for m in t.matches if m.round == t.total_rounds]
-        return final[0].winner if final else None
+        """The winner: the final's winner, or the top of the Swiss standings (`tournament_model.champion_of`)."""
+        return champion_of(t)
 
     # ------------------------------------------------------------------ playing
 

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from . import leaderboard, players, replay
+from . import competitions, leaderboard, players, replay
 from .context import NotFound, WebContext
 
 AddPages = Callable[[web.UrlDispatcher, WebContext], None]
@@ -20,6 +20,7 @@ PAGES: list[AddPages] = [
     leaderboard.add_pages,
     players.add_pages,
     replay.add_pages,
+    competitions.add_pages,
 ]
 """Every page module's ``add_pages``, in order."""
 

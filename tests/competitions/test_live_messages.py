@@ -6,10 +6,14 @@ of a standings post per result; a tournament's threads say «ronda»."""
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from PIL import Image
+
+from bot.competitions.bracket import elimination_layout
 from bot.competitions.league_present import fixture_line
-from bot.competitions.tournament_present import match_line
+from bot.competitions.tournament_present import BRACKET_FILE, match_line
 from bot.i18n import t
 from tests.support.helpers import custom_ids
 
@@ -138,6 +142,12 @@ async def test_a_finished_tournament_shows_no_deadline_and_no_play(world):
     bracket = [m for m in world.channel.history()
                if m.embeds and m.embeds[0].title == t("tournament.bracket_title", "es", name="Copa Quito")]
     assert len(bracket) == 1 and "ana" in bracket[0].embeds[0].description.splitlines()[0]
+    # the bracket picture rides on the same message, edited with it: the final decided, the champion's bar
+    assert [a.filename for a in bracket[0].attachments] == [BRACKET_FILE]
+    assert bracket[0].embeds[0].image.url.endswith(BRACKET_FILE)
+    picture = Image.open(io.BytesIO(await bracket[0].attachments[0].read()))
+    layout = elimination_layout(tour, "es", world.bot.tournaments.champion(tour))
+    assert picture.size == (layout.width, layout.height) and layout.champion == "ana"
     assert world.env.errors == []
 
 
