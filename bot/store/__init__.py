@@ -454,12 +454,27 @@ class Store:
         wanted = {int(u) for u in user_ids}
         if not wanted:
             return {}
-        rows = await self.db.fetch("SELECT seats FROM tables WHERE guild_id = ? ORDER BY id", guild_id)
+        # Newest table first, only the rows whose seats text holds a wanted id's digits (a row where that user
+        # sat always does), in batches, until every user has a name: a page of ten names reads a few rows,
+        # not every table of the server.
         names: dict[int, str] = {}
-        for row in rows:
-            for seat in json.loads(row["seats"]):
-                if isinstance(seat, dict) and seat.get("user_id") in wanted and seat.get("name"):
-                    names[int(seat["user_id"])] = seat["name"]
+        remaining = set(wanted)
+        before: int | None = None
+        while remaining:
+            ids = sorted(remaining)
+            holds = " OR ".join("seats LIKE ?" for _ in ids)
+            rows = await self.db.fetch(
+                f"SELECT id, seats FROM tables WHERE guild_id = ?{' AND id < ?' if before is not None else ''}"
+                f" AND ({holds}) ORDER BY id DESC LIMIT 200",
+                guild_id, *([before] if before is not None else []), *(f"%{u}%" for u in ids))
+            for row in rows:
+                for seat in json.loads(row["seats"]):
+                    if isinstance(seat, dict) and seat.get("user_id") in remaining and seat.get("name"):
+                        names[int(seat["user_id"])] = seat["name"]
+                        remaining.discard(int(seat["user_id"]))
+            if len(rows) < 200:
+                break
+            before = int(rows[-1]["id"])
         return names
 
     # ------------------------------------------------------------------ guild settings

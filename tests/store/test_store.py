@@ -308,3 +308,25 @@ def test_asyncpg_pool_retries_log_one_line_without_a_traceback(caplog):
     assert record.getMessage() == ("Failed to restore the pool connection floor; retrying "
                                    "(ConnectionRefusedError: [Errno 111] Connection refused)")
     assert "Traceback" not in caplog.text
+
+
+async def test_seat_names_are_each_user_s_name_at_their_last_seat_in_that_server_only(database_url):
+    """`Store.seat_names` reads only the tables whose seats hold a wanted id: the latest name still wins,
+    an id that is part of another id's digits is not confused with it, and another server's seat is not
+    read."""
+    store = await Store.open(database_url)
+    ana, ana_long, beto = 123456789012345678, 1234567890123456789, 223456789012345678
+
+    def seat(user, name):
+        return {"user_id": user, "name": name, "ai": None, "ai_number": 0, "locale": "es"}
+
+    for channel, seats, guild in ((1, [seat(ana, "Ana"), seat(beto, "Beto")], 7),
+                                  (2, [seat(ana_long, "Otra"), seat(beto, "Beto B")], 7),
+                                  (3, [seat(ana, "Ana María"), None], 7),
+                                  (4, [seat(beto, "Elsewhere"), None], 8)):
+        await store.create_table(guild_id=guild, channel_id=channel, host_id=1, players=2, preset="quito",
+                                 seats=seats, meta={})
+    assert await store.seat_names(7, [ana, beto, 99]) == {ana: "Ana María", beto: "Beto B"}
+    assert await store.seat_names(7, [ana_long]) == {ana_long: "Otra"}
+    assert await store.seat_names(8, [ana]) == {}
+    await store.close()
