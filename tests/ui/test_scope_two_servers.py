@@ -451,14 +451,19 @@ async def test_seated_in_a_then_new_and_join_in_b(world, two, locales):
 
 @pytest.mark.parametrize("command", ["cuarenta hand", "cuarenta back", "cuarenta leave", "cuarenta find",
                                      "cuarenta leaderboard", "cuarenta league view"])
-async def test_server_commands_from_a_dm(world, two, command):
-    dm = two.zoe.user.dm_channel
-    mark = two.mark()
-    try:
-        result = await two.zoe.user.slash(dm, command)
-    except Exception as exc:  # SimCord may refuse a guild_only command in a DM, as Discord's client does
-        pytest.skip(f"SimCord refuses: {exc}")
-    two.check(result, mark, other=world.guild, ephemeral=False)
+async def test_server_commands_are_not_offered_in_a_dm(world, two, command):
+    """The table, leaderboard and league commands act on the interaction's server, so a DM has none to
+    give them: they are guild-only, and Discord's client (SimCord's picker) neither lists nor sends them
+    there. zoe (B only) tries each in her DM with the bot: it is not offered, and the attempt is refused
+    before reaching the bot (no request to either server)."""
+    from simcord.backend.errors import SetupError
+
+    assert command in two.zoe.available_commands(two.b_channel), "offered in her server's channel"
+    assert command not in two.zoe.user.available_commands()
+    since = len(world.env.http_requests)
+    with pytest.raises(SetupError, match="not visible to this user here"):
+        await two.zoe.user.slash(command)
+    assert world.env.http_requests[since:] == [] and world.env.errors == []
 
 
 @pytest.mark.parametrize("custom_id", ["c4:l:\u0662:a", "c4:h:\u0662", "c4:l:0002:s", "c4:v:\uff12",
