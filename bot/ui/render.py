@@ -214,10 +214,11 @@ def lobby_payload(table: Table, lang: str) -> Payload:
 
 def _lobby_closed(table: Table, embed: discord.Embed, lang: str) -> discord.Embed:
     """The lobby once the table started (or closed), in three short lines: the rules, the sides
-    (``"@ana, Compu 1 (media) contra @beto, Compu 2 (media)"``) and where the play went; the seats by
-    side as columns and the controls are gone, the channel keeps less of each mesa."""
-    sides = [", ".join(seat_mention(table, seat, lang) if table.seats[seat] else t("lobby.empty_seat", lang)
-                       for seat in table.team_seats(team)) for team in (0, 1)]
+    (``"@ana, Compu 1 (media) contra @beto, Compu 2 (media)"``; a closed lobby names only who sat, and
+    ``"— asiento libre —"`` once for a side nobody took) and where the play went; the seats by side as
+    columns and the controls are gone, the channel keeps less of each mesa."""
+    sides = [", ".join(seat_mention(table, seat, lang) for seat in table.team_seats(team) if table.seats[seat])
+             or t("lobby.empty_seat", lang) for team in (0, 1)]
     end = t("lobby.goes_on", lang) if table.status in (PLAYING, "finished") else t("lobby.closed", lang, table=table.id)
     embed.description = "\n".join([t("lobby.rules", lang, preset=rules_label(table, lang)),
                                    t("lobby.sides", lang, a=sides[0], b=sides[1]), end])

@@ -210,3 +210,24 @@ async def test_a_seated_player_joining_again_after_the_start_is_told_where_they_
     assert again.ephemeral and again.response.content == "You are already seated at Table #1."
     other = await world.caro.slash(world.channel, "cuarenta join")
     assert other.response.content == t("err.not_lobby", "en")
+
+
+async def test_a_closed_2v2_lobby_names_who_sat_and_a_free_seat_once_per_empty_side(world):
+    """A 2 v 2 lobby closed before its start keeps one line of sides: the people who sat, and
+    "— asiento libre —" once for a side nobody took (it read "— asiento libre —, — asiento libre —")."""
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    await world.ana.slash(world.channel, "cuarenta end")
+    await world.env.settle()
+    lobby = next(m for m in world.channel.history() if m.embeds and "#1" in (m.embeds[0].title or ""))
+    empty = t("lobby.empty_seat", "es")
+    sides = t("lobby.sides", "es", a=f"<@{world.ana.id}>", b=empty)
+    assert sides in lobby.embeds[0].description.splitlines()
+    assert lobby.embeds[0].description.count(empty) == 1
+
+    await world.ana.slash(world.channel, "cuarenta new", players=4)
+    await world.beto.slash(world.channel, "cuarenta join")
+    await world.ana.slash(world.channel, "cuarenta end")
+    await world.env.settle()
+    lobby = next(m for m in world.channel.history() if m.embeds and "#2" in (m.embeds[0].title or ""))
+    assert t("lobby.sides", "es", a=f"<@{world.ana.id}>", b=f"<@{world.beto.id}>") in lobby.embeds[0].description
+    assert empty not in lobby.embeds[0].description
