@@ -225,6 +225,13 @@ def _unlink_quietly(*paths: Path) -> None:
             path.unlink()
 
 
+def _companions(database: Path) -> set[Path]:
+    """The files SQLite and the bot keep beside ``database`` (its ``-wal``, ``-shm`` and ``-journal``, and
+    the bot's ``.lock``), resolved: a backup or restore never writes over one of them."""
+    real = database.resolve()
+    return {Path(f"{real}{suffix}") for suffix in ("-wal", "-shm", "-journal")} | {lock_path(real).resolve()}
+
+
 def backup(database: str | Path, target: str | Path, *, force: bool = False) -> Copied:
     """Copy the SQLite database ``database`` (the bot may be running on it) to the new file ``target``.
 
@@ -234,22 +241,28 @@ def backup(database: str | Path, target: str | Path, *, force: bool = False) -> 
     backup never leaves a partial file under that name.
 
     Raises:
-        Refused: no database file, not a Cuarenta database, ``target`` is a directory, the database itself,
-            in a missing directory, or exists and ``force`` is false.
-        Failed: the copy could not be written in ``target``'s directory (permissions, disk full); the
-            message names ``target``.
+        Refused: no database file, not a Cuarenta database, ``target`` is a directory, the database itself
+            or one of its companion files (`_companions`, even with ``force``), in a missing directory, or
+            exists and ``force`` is false.
+        Failed: the copy could not be written in ``target``'s directory (permissions, disk full; also a
+            directory the user may not look into); the message names ``target``.
         OSError: another file operation failed.
     """
     source_path, target_path = Path(database), Path(target)
     _require_sqlite_file(source_path)
-    if target_path.is_dir():
-        raise Refused(f"{target_path} is a directory: give the backup's file name")
-    if target_path.exists() and target_path.resolve() == source_path.resolve():
-        raise Refused(f"{target_path} is the database itself")
-    if target_path.exists() and not force:
-        raise Refused(f"{target_path} exists: choose another path, or add --force to replace it")
-    if not target_path.parent.is_dir():
-        raise Refused(f"no directory {target_path.parent} for the backup")
+    try:
+        if target_path.is_dir():
+            raise Refused(f"{target_path} is a directory: give the backup's file name")
+        if target_path.exists() and target_path.resolve() == source_path.resolve():
+            raise Refused(f"{target_path} is the database itself")
+        if target_path.resolve() in _companions(source_path):
+            raise Refused(f"{target_path} is one of the database's own files (its journal, index or lock)")
+        if target_path.exists() and not force:
+            raise Refused(f"{target_path} exists: choose another path, or add --force to replace it")
+        if not target_path.parent.is_dir():
+            raise Refused(f"no directory {target_path.parent} for the backup")
+    except PermissionError as exc:  # a folder the user may not even look into
+        raise Failed(f"cannot write the backup {target_path} (in {target_path.parent}): {exc.strerror}") from exc
     partial = target_path.with_name(f".{target_path.name}.partial-{os.getpid()}")
     _unlink_quietly(partial, Path(f"{partial}-journal"))
     try:

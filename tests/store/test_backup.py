@@ -195,6 +195,38 @@ def test_a_backup_refuses_the_database_itself_and_a_directory(saved):
         backup(database, database.parent)
 
 
+@pytest.mark.parametrize("companion", ["-wal", "-shm", "-journal", ".lock"])
+def test_a_forced_backup_never_writes_over_the_databases_own_files(saved, companion):
+    """A reviewer's `backup cuarenta.db.lock --force` replaced the running bot's lock (a restore and a second
+    bot then ran beside it), and `backup cuarenta.db-wal --force` damaged the live database's log."""
+    database, _ = saved
+    own = Path(f"{database}{companion}")
+    own.write_bytes(b"the bot's own")
+    with pytest.raises(Refused, match="one of the database's own files"):
+        backup(database, own, force=True)
+    assert own.read_bytes() == b"the bot's own", "nothing written"
+    assert lock_path(database) == Path(f"{database}.lock")
+
+
+def test_a_backup_into_a_folder_it_may_not_look_into_names_the_target(saved, capsys, monkeypatch):
+    """Outside its folders the bot's user may not even look (``/root``): the answer was the bare
+    "[Errno 13] Permission denied: '/root/x.db'"; it is the same one line as a folder it may not write."""
+    database, _ = saved
+    target = Path("/root/cuarenta-2026-12-05.db")
+    real_is_dir = Path.is_dir
+
+    def is_dir(path: Path) -> bool:
+        if path == target:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_is_dir(path)
+
+    monkeypatch.setattr(Path, "is_dir", is_dir)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.setenv("DATABASE_URL", "")
+    assert entry.main(["backup", str(target)]) == 1
+    assert capsys.readouterr().err == f"backup failed: cannot write the backup {target} (in /root): Permission denied\n"
+
+
 def test_the_commands_refuse_postgresql_and_point_to_pg_dump(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DATABASE_URL", "postgresql://cuarenta:secret@localhost:5432/cuarenta")
     for command, tool in (("backup", "pg_dump -Fc"), ("restore", "pg_restore")):

@@ -15,7 +15,8 @@ HEARTBEAT_ACK (op 11). A RESUME (op 6) is answered with INVALID_SESSION (op 9, n
 identifies again.
 
 Run it alone with ``python -m tests.support.fake_gateway [--host H] [--port P] [--advertise A]``: it prints
-``fake discord listening on http://H:P`` once it serves, then a line per IDENTIFY. ``--advertise`` is the
+``fake discord listening on http://H:P`` once it serves and the ``DISCORD_API_BASE`` to give the bot
+(``http://A:P/api/v10``), then a line per IDENTIFY. ``--advertise`` is the
 host name put in the gateway URL it hands out (default H): a container on a bridge network reaches the
 host as ``host.containers.internal``. In a test, use
 `FakeGateway` (`start`, `stop`, ``identified``: an `asyncio.Event` set at the first IDENTIFY).
@@ -199,6 +200,7 @@ async def _serve(host: str, port: int, advertise: str) -> None:
     fake = FakeGateway(host, port, advertise)
     await fake.start()
     print(f"fake discord listening on http://{fake.host}:{fake.port}", flush=True)
+    print(f"set DISCORD_API_BASE=http://{fake.advertise}:{fake.port}/api/v10", flush=True)
     await asyncio.Event().wait()
 
 
