@@ -227,7 +227,7 @@ def _unlink_quietly(*paths: Path) -> None:
 
 def _companions(database: Path) -> set[Path]:
     """The files SQLite and the bot keep beside ``database`` (its ``-wal``, ``-shm`` and ``-journal``, and
-    the bot's ``.lock``), resolved: a backup or restore never writes over one of them."""
+    the bot's ``.lock``), resolved: `backup` never writes over one of them."""
     real = database.resolve()
     return {Path(f"{real}{suffix}") for suffix in ("-wal", "-shm", "-journal")} | {lock_path(real).resolve()}
 
